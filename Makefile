@@ -1,0 +1,60 @@
+# The whole flow: packages -> kernel trees -> kernels -> guest -> boot each
+# kernel once -> matrix.  `make run` is the main job, `make check` the tests.
+# FS=... and KERNEL=... select a subset: make run FS=tmpfs KERNEL=patched
+SHELL := /bin/sh
+B := build
+SRC := $(B)/src
+FS ?= tmpfs
+KERNEL ?= vanilla patched
+RESULTS := results/$(shell date +%Y%m%d-%H%M%S)
+BZIMAGE = $(SRC)/$(1)/arch/x86/boot/bzImage
+TEST_SRCS := $(wildcard tests/*.c tests/*.h)
+export EMPTYLINK_T0 := $(shell date +%s)
+
+.PHONY: run check deps trees kernels selftest checkpatch bisect-check series clean
+.DEFAULT_GOAL := run
+
+run: deps kernels $(B)/initramfs.cpio $(B)/accel
+	ACCEL=$$(cat $(B)/accel) harness/run-matrix.sh $(RESULTS) $(B)/initramfs.cpio "$(FS)" $(KERNEL)
+
+check: run selftest checkpatch bisect-check
+
+deps:
+	@harness/deps.sh
+
+# The trees live in $(SRC); the series is re-applied when patches/ changes.
+trees: $(SRC)/patched.stamp
+$(SRC)/patched.stamp: $(wildcard patches/[0-9]*.patch) harness/kernel-tree.sh | deps
+	harness/kernel-tree.sh $(SRC)
+	touch $@
+
+# Kbuild tracks its own dependencies, so both kernels are always "made".
+kernels: trees
+	harness/kernel-build.sh $(SRC)/vanilla $(B)/logs/kernel-vanilla.log
+	harness/kernel-build.sh $(SRC)/patched $(B)/logs/kernel-patched.log
+
+$(B)/emptylink: $(TEST_SRCS) | deps
+	gcc -static -O2 -Wall -Wextra -Wno-unused-parameter -Werror -o $@ $(filter %.c,$^)
+
+$(B)/initramfs.cpio: $(B)/emptylink tests/expected.txt harness/guest-init.sh harness/initramfs.sh harness/cpio-empty-links.sh | kernels
+	harness/initramfs.sh $(SRC)/vanilla/usr/gen_init_cpio $(B)/emptylink tests/expected.txt $@
+
+$(B)/accel: | kernels
+	harness/accel.sh $(call BZIMAGE,vanilla) >$@
+
+selftest: kernels $(B)/initramfs.cpio $(B)/accel
+	ACCEL=$$(cat $(B)/accel) harness/selftest.sh $(call BZIMAGE,patched) $(B)/initramfs.cpio $(RESULTS)-selftest
+
+checkpatch: trees
+	harness/checkpatch.sh $(SRC)/vanilla patches
+
+# Every prefix of the series must build (bisectability).
+bisect-check: trees
+	harness/bisect-check.sh $(SRC) $(B)/logs/bisect.log
+
+# After changing commits in $(SRC)/patched: write them back to patches/.
+series:
+	harness/export-series.sh $(SRC)/patched
+
+clean:
+	rm -rf $(B) results

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Make sure every Debian package the harness uses is installed: install the
+# missing ones when running as root, otherwise name the exact command.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# package:command-or-file it provides
+needs="
+qemu-system-x86:/usr/bin/qemu-system-x86_64
+linux-source-6.12:/usr/src/linux-source-6.12.tar.xz
+busybox-static:/bin/busybox
+gcc:/usr/bin/gcc
+make:/usr/bin/make
+libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
+linux-libc-dev:/usr/include/linux/io_uring.h
+flex:/usr/bin/flex
+bison:/usr/bin/bison
+bc:/usr/bin/bc
+libelf-dev:/usr/include/libelf.h
+libssl-dev:/usr/include/openssl/ssl.h
+perl:/usr/bin/perl
+xz-utils:/usr/bin/xz
+zstd:/usr/bin/zstd
+cpio:/bin/cpio
+ccache:/usr/bin/ccache
+git:/usr/bin/git
+e2fsprogs:/sbin/mkfs.ext4
+xfsprogs:/sbin/mkfs.xfs
+btrfs-progs:/bin/btrfs
+"
+
+missing=
+for n in $needs; do
+	[ -e "${n#*:}" ] || missing="$missing ${n%%:*}"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	die "missing packages:$missing
+run: sudo apt-get update && sudo apt-get install -y --no-install-recommends$missing"
+fi
+say "installing Debian packages:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null ||
+	die "apt-get update failed; install by hand:$missing"
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing >/dev/null ||
+	die "apt-get install failed for:$missing"
+for n in $needs; do
+	[ -e "${n#*:}" ] || die "package ${n%%:*} installed but ${n#*:} is still missing"
+done

@@ -1,0 +1,43 @@
+#!/bin/sh
+# kernel-build.sh TREE LOG: configure TREE from harness/kernel.config merged
+# onto tinyconfig, check that every option of the fragment survived, and
+# build bzImage in the tree.  The compiler runs under ccache, so the second
+# tree reuses the first one's objects (paths are relative in-tree builds).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+tree=$1
+log=$2
+frag=$(cd "$(dirname "$0")" && pwd)/kernel.config
+name=$(basename "$tree")
+jobs=$(($(nproc) + 1))
+mkdir -p "$(dirname "$log")"
+: >"$log"
+
+# A fixed build identity keeps the image the same from run to run.
+export KBUILD_BUILD_TIMESTAMP="1970-01-01" KBUILD_BUILD_USER=emptylink \
+	KBUILD_BUILD_HOST=harness
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-4G}"
+
+cd "$tree"
+if [ ! -f .config ] || [ "$frag" -nt .config ]; then
+	say "kernel $name: configuring (tinyconfig + harness/kernel.config)"
+	{ make -s tinyconfig &&
+	  scripts/kconfig/merge_config.sh -m .config "$frag" &&
+	  make -s olddefconfig; } >>"$log" 2>&1 ||
+		die "kernel $name: configuration failed, see $log"
+	missing=$(grep '^CONFIG_' "$frag" | while read -r opt; do
+		grep -qx "$opt" .config || printf ' %s' "$opt"
+	done)
+	if [ -n "$missing" ]; then
+		rm -f .config
+		die "kernel $name: options of harness/kernel.config not set after olddefconfig:$missing"
+	fi
+fi
+
+say "kernel $name: building bzImage with $jobs jobs (log: $log)"
+if ! make -j"$jobs" CC="ccache gcc" bzImage >>"$log" 2>&1; then
+	tail -n 20 "$log" >&2
+	die "kernel $name: build failed, full log in $log"
+fi
+say "kernel $name: $(make -s kernelrelease) ready"

@@ -1,0 +1,110 @@
+# matrix.awk: read the KTAP logs of one run, one per kernel, each preceded
+# by a "kernel=NAME" assignment on the command line, and write
+#   - the matrix to stdout: a row per source and case, a column per
+#     filesystem and kernel, each cell the observed outcome, marked
+#     "!" where it is unexpected and "~" where it is a known gap (XFAIL);
+#   - a JUnit XML file to the path in the variable junit.
+# Exit status 1 if any case was unexpected.
+
+function xml(s) {
+	gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s)
+	gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s)
+	return s
+}
+
+function add(list, item, seen) {
+	if (!((list SUBSEP item) in seen)) {
+		seen[list SUBSEP item] = 1
+		order[list, ++count[list]] = item
+	}
+}
+
+/^    # Subtest: / {
+	split($3, p, ".")
+	fs = p[1]; src = p[2]
+	add("fs", fs, seen); add("kernel", kernel, seen)
+	next
+}
+
+/^    # [^ ]+: observed=/ {
+	name = $2; sub(/:$/, "", name)
+	line = $0
+	sub(/^    # [^ ]+: observed=/, "", line)
+	obs[kernel, fs, src, name] = substr(line, 1, index(line, " expected=") - 1)
+	line = substr(line, index(line, " expected=") + 10)
+	e = index(line, " -- ")
+	exp_[kernel, fs, src, name] = e ? substr(line, 1, e - 1) : line
+	add("row", src SUBSEP name, seen)
+	next
+}
+
+/^    (not )?ok [0-9]+ / {
+	name = ($1 == "not") ? $4 : $3
+	st = ($1 == "ok") ? "pass" : (/# TODO/ ? "xfail" : "fail")
+	state[kernel, fs, src, name] = st
+	next
+}
+
+END {
+	nf = count["fs"]; nk = count["kernel"]; nr = count["row"]
+	w = 14
+	printf "%-38s", "source / case"
+	for (i = 1; i <= nf; i++)
+		for (j = 1; j <= nk; j++)
+			printf " %-" w "s", order["fs", i] "/" order["kernel", j]
+	printf "\n"
+	bad = 0; npass = 0; nxfail = 0
+	for (r = 1; r <= nr; r++) {
+		split(order["row", r], rk, SUBSEP)
+		printf "%-38s", rk[1] " " rk[2]
+		for (i = 1; i <= nf; i++) {
+			for (j = 1; j <= nk; j++) {
+				key = order["kernel", j] SUBSEP order["fs", i] SUBSEP rk[1] SUBSEP rk[2]
+				st = state[key]
+				if (!(key in obs)) {
+					cell = "."
+				} else {
+					mark = st == "pass" ? "" : (st == "xfail" ? "~" : "!")
+					cell = obs[key] mark
+				}
+				if (st == "fail" || ((key in obs) && st == "")) {
+					bad++
+					diffs = diffs sprintf("  %s/%s %s %s: observed %s, expected %s\n",
+						order["fs", i], order["kernel", j], rk[1], rk[2], obs[key], exp_[key])
+				} else if (st == "xfail") {
+					nxfail++
+				} else if (st == "pass") {
+					npass++
+				}
+				printf " %-" w "s", cell
+			}
+		}
+		printf "\n"
+	}
+	printf "\n(. not run here, ! unexpected, ~ known gap: see tests/expected.txt)\n"
+	if (diffs != "")
+		printf "\nUnexpected results:\n%s", diffs
+	printf "\n%d cases as expected, %d known gaps (counted as skipped), %d unexpected\n", npass, nxfail, bad
+	printf "matrix: %d passed, %d failed, %d skipped\n", npass, bad, nxfail
+
+	printf "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"emptylink\">\n" > junit
+	for (j = 1; j <= nk; j++) for (i = 1; i <= nf; i++) {
+		k = order["kernel", j]; f = order["fs", i]
+		printf "  <testsuite name=\"%s.%s\">\n", k, f > junit
+		for (r = 1; r <= nr; r++) {
+			split(order["row", r], rk, SUBSEP)
+			key = k SUBSEP f SUBSEP rk[1] SUBSEP rk[2]
+			if (!(key in obs))
+				continue
+			printf "    <testcase classname=\"%s.%s.%s\" name=\"%s\">", k, f, rk[1], xml(rk[2]) > junit
+			if (state[key] == "fail" || state[key] == "")
+				printf "<failure message=\"observed %s, expected %s\"/>", xml(obs[key]), xml(exp_[key]) > junit
+			else if (state[key] == "xfail")
+				printf "<skipped message=\"known gap: observed %s\"/>", xml(obs[key]) > junit
+			printf "</testcase>\n" > junit
+		}
+		printf "  </testsuite>\n" > junit
+	}
+	printf "</testsuites>\n" > junit
+	exit bad ? 1 : 0
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# report.sh RESULTS KERNEL...: judge one run.  For each kernel: how the boot
+# ended (RESULTS/KERNEL/verdict) and what dmesg shows; then the matrix of
+# all kernels (RESULTS/matrix.txt, RESULTS/junit.xml).  Exits 1 if any boot
+# did not complete, dmesg shows an unexpected problem, or a case is
+# unexpected.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+res=$1
+shift
+top=$(cd "$(dirname "$0")/.." && pwd)
+problems='WARNING:|BUG:|Oops|Call Trace|Kernel panic|[Cc]orrupt|Structure needs cleaning|EXT4-fs error|BTRFS (error|critical|warning)|XFS .*(Internal error|Shutting down|Metadata)'
+status=0
+args=
+
+for k in "$@"; do
+	d=$res/$k
+	[ -f "$d/verdict" ] || die "no boot result in $d (was the $k kernel booted?)"
+	v=$(cat "$d/verdict")
+	say "kernel $k ($(cat "$d/accel" 2>/dev/null || echo '?')): $v"
+	case "$v" in
+	completed:*) ;;
+	*)	status=1
+		say "  console log: $d/console.log" ;;
+	esac
+	# dmesg lines that look like trouble, less those documented for k.
+	awk -v k="$k" '!/^#/ && NF >= 2 && ($1 == k || $1 == "*") {
+		sub(/^[^ \t]+[ \t]+/, ""); print }' \
+		"$top/tests/dmesg-expected.txt" >"$d/dmesg-allowed"
+	grep -E "$problems" "$d/dmesg.log" | grep -E -v -f "$d/dmesg-allowed" \
+		>"$d/dmesg-problems" || true
+	if [ -s "$d/dmesg-problems" ]; then
+		status=1
+		say "kernel $k: unexpected kernel messages (all in $d/dmesg.log):"
+		head -n 10 "$d/dmesg-problems" | sed 's/^/    /'
+	fi
+	args="$args kernel=$k $d/ktap.log"
+done
+
+echo
+# shellcheck disable=SC2086
+awk -v junit="$res/junit.xml" -f "$top/harness/matrix.awk" $args \
+	>"$res/matrix.txt" || status=1
+cat "$res/matrix.txt"
+echo "results: $res"
+exit "$status"

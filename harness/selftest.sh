@@ -1,0 +1,76 @@
+#!/bin/sh
+# selftest.sh BZIMAGE INITRD OUTDIR: prove the harness reports each way a
+# run can go wrong as what it is.  Each check provokes one failure on
+# purpose and asserts the harness's verdict and exit status.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+kernel=$1 initrd=$2 out=$3
+here=$(dirname "$0")
+accel=$("$here/accel.sh" "$kernel")
+pass=0 fail=0
+rm -rf "$out"
+mkdir -p "$out"
+
+check() { # name, then a command that must succeed
+	name=$1
+	shift
+	if "$@" >"$out/$name.out" 2>&1; then
+		pass=$((pass + 1))
+		say "selftest $name: ok"
+	else
+		fail=$((fail + 1))
+		say "selftest $name: FAILED (output in $out/$name.out)"
+	fi
+}
+
+boot() { # dir limit cmdline [kernel]
+	"$here/qemu-boot.sh" "${4:-$kernel}" "$initrd" "$out/$1" "$accel" "$2" \
+		"emptylink.kernel=patched emptylink.fs=tmpfs $3"
+}
+
+verdict_is() { # dir word
+	grep -q "^$2:" "$out/$1/verdict" || { cat "$out/$1/verdict"; return 1; }
+}
+
+# A case whose expectation is wrong completes the boot but fails the
+# report, and the report names that case.
+failing_case() {
+	boot fail/patched 300 emptylink.selftest=fail || true
+	verdict_is fail/patched completed || return 1
+	if "$here/report.sh" "$out/fail" patched; then
+		echo "report.sh passed a run with a failing case"
+		return 1
+	fi
+	grep -q 'selftest.must_fail: observed ENOENT, expected ok' "$out/fail/matrix.txt"
+}
+
+# init exits: the kernel panics; the run must say "panic", not pass.
+panicking_guest() {
+	! boot panic 120 emptylink.selftest=panic && verdict_is panic panic
+}
+
+# init never ends: the host's limit stops QEMU and says "timeout".
+hanging_guest() {
+	! boot hang 20 emptylink.selftest=hang && verdict_is hang timeout
+}
+
+# Not a kernel at all: QEMU cannot boot it.
+unbootable_kernel() {
+	printf 'not a kernel\n' >"$out/garbage.bzImage"
+	! boot garbage 60 "" "$out/garbage.bzImage" && verdict_is garbage boot-failed
+}
+
+# A wrong path is refused with a message before QEMU starts.
+missing_kernel() {
+	! boot missing 60 "" "$out/no-such-bzImage" 2>"$out/missing.err" &&
+		grep -q 'no kernel image at' "$out/missing.err"
+}
+
+check failing_case failing_case
+check panicking_guest panicking_guest
+check hanging_guest hanging_guest
+check unbootable_kernel unbootable_kernel
+check missing_kernel missing_kernel
+echo "selftest: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

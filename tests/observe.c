@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Turning system call results into the words the matrix prints. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "observe.h"
+
+static const struct {
+	int err;
+	const char *name;
+} errnos[] = {
+	{ EPERM, "EPERM" },     { ENOENT, "ENOENT" },
+	{ EIO, "EIO" },         { EBADF, "EBADF" },
+	{ EACCES, "EACCES" },   { EEXIST, "EEXIST" },
+	{ EXDEV, "EXDEV" },     { ENOTDIR, "ENOTDIR" },
+	{ EISDIR, "EISDIR" },   { EINVAL, "EINVAL" },
+	{ ENOSPC, "ENOSPC" },   { EROFS, "EROFS" },
+	{ EMLINK, "EMLINK" },   { ENAMETOOLONG, "ENAMETOOLONG" },
+	{ ENOSYS, "ENOSYS" },   { ENOTEMPTY, "ENOTEMPTY" },
+	{ ELOOP, "ELOOP" },     { EOPNOTSUPP, "EOPNOTSUPP" },
+	{ EUCLEAN, "EUCLEAN" }, { ENOEXEC, "ENOEXEC" },
+	{ ENOTTY, "ENOTTY" },   { E2BIG, "E2BIG" },
+	{ ENODATA, "ENODATA" }, { ESTALE, "ESTALE" },
+};
+
+const char *errno_name(int err)
+{
+	static char other[16];
+	size_t i;
+
+	for (i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++)
+		if (errnos[i].err == err)
+			return errnos[i].name;
+	snprintf(other, sizeof(other), "E%d", err);
+	return other;
+}
+
+void obs_rc(char *out, long rc)
+{
+	snprintf(out, OBS_LEN, "%s", rc >= 0 ? "ok" : errno_name(errno));
+}
+
+const char *type_name(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR:
+		return "dir";
+	case S_IFREG:
+		return "reg";
+	case S_IFLNK:
+		return "lnk";
+	case S_IFCHR:
+		return "chr";
+	case S_IFBLK:
+		return "blk";
+	case S_IFIFO:
+		return "fifo";
+	case S_IFSOCK:
+		return "sock";
+	}
+	return "?";
+}
+
+void obs_fd_type(char *out, int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		obs_rc(out, -1);
+	else
+		snprintf(out, OBS_LEN, "%s", type_name(st.st_mode));
+}
+
+void obs_link(char *out, long len, const char *buf)
+{
+	if (len < 0)
+		obs_rc(out, -1);
+	else
+		snprintf(out, OBS_LEN, "\"%.*s\"", (int)(len > 40 ? 40 : len), buf);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a case saw, as one short word the matrix can print: "ok", an errno
+ * name ("ENOENT"), a file type ("dir", "lnk:0") or link bytes ("\"\"").
+ */
+#ifndef EMPTYLINK_OBSERVE_H
+#define EMPTYLINK_OBSERVE_H
+
+#include <stddef.h>
+#include <sys/stat.h>
+
+#define OBS_LEN 64
+
+/* "ok" when rc >= 0, else the name of errno. */
+void obs_rc(char *out, long rc);
+/* The name of an errno value. */
+const char *errno_name(int err);
+/* "dir", "reg", "lnk" ... for a st_mode. */
+const char *type_name(mode_t mode);
+/* The type of the file open on fd, or the errno of fstat. */
+void obs_fd_type(char *out, int fd);
+/* readlink()'s bytes, quoted, or its errno. */
+void obs_link(char *out, long len, const char *buf);
+
+#endif
