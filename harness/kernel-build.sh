@@ -7,11 +7,11 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 tree=$1
-log=$2
+mkdir -p "$(dirname "$2")"
+log=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 frag=$(cd "$(dirname "$0")" && pwd)/kernel.config
 name=$(basename "$tree")
 jobs=$(($(nproc) + 1))
-mkdir -p "$(dirname "$log")"
 : >"$log"
 
 # A fixed build identity keeps the image the same from run to run.

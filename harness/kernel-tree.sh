@@ -8,7 +8,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-src=$1
+mkdir -p "$1"
+src=$(cd "$1" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
 tarball=/usr/src/linux-source-6.12.tar.xz
 # Fixed identity and dates: the trees are build products, not anyone's work.
@@ -28,7 +29,7 @@ if ! git -C "$src/vanilla" rev-parse -q --verify base >/dev/null 2>&1; then
 		die "cannot extract $tarball"
 	# Debian's top-level .gitignore ignores everything ("/*"): add with -f.
 	(cd "$src/vanilla.tmp" && gitc init -q && gitc add -f -A . &&
-	 GIT_COMMITTER_DATE=@0 gitc commit -q --date=@0 \
+	 GIT_COMMITTER_DATE=2000-01-01T00:00:00Z gitc commit -q --date=2000-01-01T00:00:00Z \
 		-m "Linux $(make -s kernelversion) (Debian linux-source-6.12)" &&
 	 gitc tag base) || die "cannot put the vanilla tree in git"
 	mv "$src/vanilla.tmp" "$src/vanilla"
