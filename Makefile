@@ -4,18 +4,21 @@
 SHELL := /bin/sh
 B := build
 SRC := $(B)/src
-FS ?= tmpfs
+FS ?= tmpfs ext4 xfs btrfs
 KERNEL ?= vanilla patched
 RESULTS := results/$(shell date +%Y%m%d-%H%M%S)
 BZIMAGE = $(SRC)/$(1)/arch/x86/boot/bzImage
 TEST_SRCS := $(wildcard tests/*.c tests/*.h)
 export EMPTYLINK_T0 := $(shell date +%s)
 
-.PHONY: run check deps trees kernels selftest checkpatch bisect-check series clean
+.PHONY: run check deps trees kernels images selftest checkpatch bisect-check series clean
 .DEFAULT_GOAL := run
 
-run: deps kernels $(B)/initramfs.cpio $(B)/accel
-	ACCEL=$$(cat $(B)/accel) harness/run-matrix.sh $(RESULTS) $(B)/initramfs.cpio "$(FS)" $(KERNEL)
+IMAGES := $(patsubst fs-images/%.img.zst,$(B)/images/%.img,$(wildcard fs-images/*.img.zst))
+
+run: deps kernels $(B)/initramfs.cpio $(B)/accel $(IMAGES)
+	ACCEL=$$(cat $(B)/accel) harness/run-matrix.sh $(RESULTS) $(B)/initramfs.cpio \
+		$(B)/images $(B)/emptylink "$(FS)" $(KERNEL)
 
 check: run selftest checkpatch bisect-check
 
@@ -34,10 +37,24 @@ kernels: trees
 	harness/kernel-build.sh $(SRC)/patched $(B)/logs/kernel-patched.log
 
 $(B)/emptylink: $(TEST_SRCS) | deps
+	@mkdir -p $(@D)
 	gcc -static -O2 -Wall -Wextra -Wno-unused-parameter -Werror -o $@ $(filter %.c,$^)
 
-$(B)/initramfs.cpio: $(B)/emptylink tests/expected.txt harness/guest-init.sh harness/initramfs.sh harness/cpio-empty-links.sh | kernels
-	harness/initramfs.sh $(SRC)/vanilla/usr/gen_init_cpio $(B)/emptylink tests/expected.txt $@
+$(B)/initramfs.cpio: $(B)/emptylink tests/expected.txt fs-images/manifest.txt harness/guest-init.sh harness/initramfs.sh harness/cpio-empty-links.sh | kernels
+	harness/initramfs.sh $(SRC)/vanilla/usr/gen_init_cpio $(B)/emptylink tests/expected.txt fs-images/manifest.txt $@
+
+# The prebuilt images, decompressed; each boot works on its own copy.
+$(B)/images/%.img: fs-images/%.img.zst
+	@mkdir -p $(@D)
+	zstd -q -d -f $< -o $@
+
+# Regenerate fs-images/*.img.zst from the filesystems' own tools.
+images: $(B)/btrfs-empty-link | deps
+	fs-images/make-images.sh fs-images $(B)/btrfs-empty-link
+
+$(B)/btrfs-empty-link: fs-images/btrfs-empty-link.c | deps
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -Werror -o $@ $<
 
 $(B)/accel: | kernels
 	harness/accel.sh $(call BZIMAGE,vanilla) >$@

@@ -24,40 +24,85 @@ panic) echo "EMPTYLINK-SELFTEST: init exits, the kernel must panic"; exit 1 ;;
 hang) echo "EMPTYLINK-SELFTEST: hanging"; while :; do sleep 3600; done ;;
 esac
 
-# Each filesystem prints its suites, one line each: "fs dir link", where
-# link is the empty link to hard-link from (an image) or "-" (scratch:
-# the cases make their own with symlink("")).
-suites_tmpfs() {
-	mkdir -p /mnt/tmpfs
-	mount -t tmpfs tmpfs /mnt/tmpfs && echo "tmpfs /mnt/tmpfs/run -"
-	# The initramfs is tmpfs too: its empty link came in through cpio.
-	[ "$(stat -f -c %T /)" = tmpfs ] && echo "tmpfs /fixtures/run /fixtures/empty"
+# Each filesystem writes its part of the plan, one step per line:
+#   run GROUP FS ARGS... one KTAP suite: /emptylink with these arguments
+#   sh GROUP STEP CMD... a set-up step; if it fails, the group's later
+#                        suites report "broken:STEP" instead of running
+# A group is what one failure spoils: an image, or a scratch filesystem.
+plan_tmpfs() {
+	echo "sh tmpfs_scr mount mkdir -p /mnt/tmpfs && mount -t tmpfs tmpfs /mnt/tmpfs"
+	echo "run tmpfs_scr tmpfs --dir /mnt/tmpfs/run"
+	# The initramfs is tmpfs too; its empty link came in through cpio.
+	echo "sh tmpfs_img rootfs-is-tmpfs test \"\$(stat -f -c %T /)\" = tmpfs"
+	echo "run tmpfs_img tmpfs --dir /fixtures/run --from /fixtures/empty"
 }
 
-suites=/tmp.suites
-: >"$suites"
+# The device QEMU was given with serial=NAME (see harness/disks.sh).
+disk() {
+	for s in /sys/block/*/serial; do
+		[ "$(cat "$s" 2>/dev/null)" = "$1" ] || continue
+		d=${s%/serial}
+		echo "/dev/${d##*/}"
+		return
+	done
+	echo "/dev/missing-$1"
+}
+
+plan_disk() {
+	fs=$1 img=$(disk "$1-image") scr=$(disk "$1-scratch")
+	gi=${fs}_img gs=${fs}_scr
+	echo "sh $gi mount mkdir -p /img/$fs && mount -t $fs $img /img/$fs"
+	echo "run $gi $fs --manifest /manifest.txt --dir /img/$fs"
+	echo "run $gi $fs --dir /img/$fs/run --from /img/$fs/empty"
+	echo "sh $gi umount umount /img/$fs"
+	echo "sh $gs mount mkdir -p /mnt/$fs && mount -t $fs $scr /mnt/$fs"
+	echo "run $gs $fs --dir /mnt/$fs/run"
+	echo "sh $gs persist-setup /emptylink --persist-setup /mnt/$fs/persist"
+	echo "sh $gs remount umount /mnt/$fs && mount -t $fs $scr /mnt/$fs"
+	echo "run $gs $fs --persist /mnt/$fs/persist --source remount"
+	echo "sh $gs drop-caches echo 3 >/proc/sys/vm/drop_caches"
+	echo "run $gs $fs --persist /mnt/$fs/persist --source dropcaches"
+	echo "sh $gs umount umount /mnt/$fs"
+}
+plan_ext4() { plan_disk ext4; }
+plan_xfs() { plan_disk xfs; }
+plan_btrfs() { plan_disk btrfs; }
+
+plan=/plan
+: >"$plan"
 for fs in $fslist; do
-	if command -v "suites_$fs" >/dev/null; then
-		"suites_$fs" >>"$suites"
+	if command -v "plan_$fs" >/dev/null; then
+		"plan_$fs" >>"$plan"
 	else
-		echo "EMPTYLINK-ERROR: no suites for filesystem $fs"
+		echo "EMPTYLINK-ERROR: no plan for filesystem $fs"
 	fi
 done
 
 echo "KTAP version 1"
-echo "1..$(wc -l <"$suites")"
+echo "1..$(grep -c '^run ' "$plan")"
 i=0
 failflag=--selftest-fail
 [ "$selftest" = fail ] || failflag=
-while read -r fs dir link; do
-	i=$((i + 1))
-	from=
-	[ "$link" = - ] || from="--from $link"
-	# shellcheck disable=SC2086
-	/emptylink --kernel "$kernel" --fs "$fs" --dir "$dir" \
-		--expect /expected.txt --index "$i" $from $failflag </dev/null
-	failflag=
-done <"$suites"
+while read -r kind group rest; do
+	eval "broken=\${broken_$group:-}"
+	case "$kind" in
+	sh)
+		step=${rest%% *}
+		[ -n "$broken" ] && continue
+		if ! sh -c "${rest#* }" </dev/null >/step.out 2>&1; then
+			echo "# $group: step $step failed: $(head -c 200 /step.out | tr '\n' ' ')"
+			eval "broken_$group=$step"
+		fi ;;
+	run)
+		i=$((i + 1))
+		fs=${rest%% *}
+		rest=${rest#* }
+		# shellcheck disable=SC2086
+		/emptylink --kernel "$kernel" --fs "$fs" --expect /expected.txt \
+			--index "$i" ${broken:+--broken "$broken"} $rest $failflag </dev/null
+		failflag= ;;
+	esac
+done <"$plan"
 
 echo "EMPTYLINK-DMESG-BEGIN"
 dmesg

@@ -1,14 +1,16 @@
 #!/bin/sh
-# initramfs.sh GEN_INIT_CPIO TESTBIN EXPECTED OUT: the guest's initramfs:
-# busybox-static, /init, the test program, the expectations, and the
-# fixture empty links (a second cpio archive appended to the first).
+# initramfs.sh GEN_INIT_CPIO TESTBIN EXPECTED MANIFEST OUT: the guest's
+# initramfs: busybox-static, /init, the test program, the expectations,
+# the images' manifest, and the fixture empty links (a second cpio archive
+# appended to the first).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 gen=$1
 testbin=$2
 expected=$3
-out=$4
+manifest=$4
+out=$5
 here=$(cd "$(dirname "$0")" && pwd)
 
 [ -x "$gen" ] || die "$gen is missing: build the vanilla kernel first"
@@ -25,12 +27,14 @@ dir /proc 0755 0 0
 dir /sys 0755 0 0
 dir /mnt 0755 0 0
 dir /fixtures 0755 0 0
+dir /img 0755 0 0
 nod /dev/console 0600 0 0 c 5 1
 file /bin/busybox /bin/busybox 0755 0 0
 slink /bin/sh busybox 0777 0 0
 file /init $here/guest-init.sh 0755 0 0
 file /emptylink $testbin 0755 0 0
 file /expected.txt $expected 0644 0 0
+file /manifest.txt $manifest 0644 0 0
 LIST
 
 { "$gen" -t 0 "$list" && "$here/cpio-empty-links.sh" /fixtures/empty; } >"$out.tmp" ||

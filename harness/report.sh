@@ -36,6 +36,7 @@ for k in "$@"; do
 		head -n 10 "$d/dmesg-problems" | sed 's/^/    /'
 	fi
 	args="$args kernel=$k $d/ktap.log"
+	[ -s "$d/fsck.ktap" ] && args="$args $d/fsck.ktap"
 done
 
 echo

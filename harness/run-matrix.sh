@@ -1,25 +1,39 @@
 #!/bin/sh
-# run-matrix.sh RESULTS INITRD "FS..." KERNEL...: boot each kernel once
-# (all filesystems in one boot), then judge the run with report.sh.
-# The kernel images are build/src/KERNEL/arch/x86/boot/bzImage.
+# run-matrix.sh RESULTS INITRD IMAGES JUDGE "FS..." KERNEL...: boot each
+# kernel once with every filesystem attached (all suites in that one
+# boot), check the disks it wrote with fsck, then judge the whole run with
+# report.sh.  Kernel images: $SRC/KERNEL/arch/x86/boot/bzImage.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-res=$1 initrd=$2 fslist=$3
-shift 3
+res=$1 initrd=$2 images=$3 judge=$4 fslist=$5
+shift 5
 here=$(dirname "$0")
 src=${SRC:-build/src}
-timeout=${BOOT_TIMEOUT:-600}
+timeout=${BOOT_TIMEOUT:-900}
 
 [ $# -gt 0 ] || die "no kernel named"
 mkdir -p "$res"
 accel=$("$here/accel.sh" "$src/$1/arch/x86/boot/bzImage")
 fsarg=$(echo "$fslist" | tr ' ' ,)
+nl='
+'
 for k in "$@"; do
+	d=$res/$k
+	# shellcheck disable=SC2086
+	qargs=$("$here/disks.sh" prepare "$d" "$images" $fslist)
 	say "booting $k ($accel, filesystems: $fslist, limit ${timeout}s)"
-	"$here/qemu-boot.sh" "$src/$k/arch/x86/boot/bzImage" "$initrd" \
-		"$res/$k" "$accel" "$timeout" \
-		"emptylink.kernel=$k emptylink.fs=$fsarg" || true
+	# One QEMU argument per line of qargs.
+	IFS=$nl
+	set -f
+	# shellcheck disable=SC2086
+	"$here/qemu-boot.sh" "$src/$k/arch/x86/boot/bzImage" "$initrd" "$d" \
+		"$accel" "$timeout" "emptylink.kernel=$k emptylink.fs=$fsarg" \
+		$qargs || true
+	unset IFS
+	set +f
+	# shellcheck disable=SC2086
+	"$here/disks.sh" fsck "$d" "$judge" "$k" $fslist >"$d/fsck.ktap"
 done
 ln -sfn "$(basename "$res")" "$(dirname "$res")/latest"
 "$here/report.sh" "$res" "$@"

@@ -389,6 +389,20 @@ static void ctl_normal_readlink(int dfd, char *out)
 	obs_link(out, readlink("n", buf, sizeof(buf)), buf);
 }
 
+/* 400 bytes: out of the inode on every filesystem (remote on xfs). */
+static void ctl_long_readlink(int dfd, char *out)
+{
+	char body[401], buf[512];
+
+	memset(body, 'x', 400);
+	body[400] = '\0';
+	if (symlink(body, "n") < 0) {
+		snprintf(out, OBS_LEN, "setup:%s", errno_name(errno));
+		return;
+	}
+	obs_link(out, readlink("n", buf, sizeof(buf)), buf);
+}
+
 static void ctl_dangling_stat(int dfd, char *out)
 {
 	if (symlink("missing", "d") < 0) {
@@ -479,6 +493,7 @@ const struct tcase cases[] = {
 	{ "self.utimensat_nofollow", "ok", NEEDS_EMPTY, self_utimensat },
 	{ "ctl.normal_stat", "reg", 0, ctl_normal_stat },
 	{ "ctl.normal_readlink", "\"target\"", 0, ctl_normal_readlink },
+	{ "ctl.long_readlink", "x*400", 0, ctl_long_readlink },
 	{ "ctl.dangling_stat", "ENOENT", 0, ctl_dangling_stat },
 	{ "ctl.dangling_creat", "reg", 0, ctl_dangling_creat },
 	{ "ctl.slashes_to_root", "root", 0, ctl_root },

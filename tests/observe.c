@@ -73,10 +73,25 @@ void obs_fd_type(char *out, int fd)
 		snprintf(out, OBS_LEN, "%s", type_name(st.st_mode));
 }
 
+/* A long run of one character reads as c*N, as in fs-images/manifest.txt. */
+static int one_char_run(long len, const char *buf)
+{
+	long i;
+
+	for (i = 1; i < len; i++)
+		if (buf[i] != buf[0])
+			return 0;
+	return len > 40;
+}
+
 void obs_link(char *out, long len, const char *buf)
 {
 	if (len < 0)
 		obs_rc(out, -1);
+	else if (one_char_run(len, buf))
+		snprintf(out, OBS_LEN, "%c*%ld", buf[0], len);
+	else if (len > 40)
+		snprintf(out, OBS_LEN, "\"%.36s...\":%ld", buf, len);
 	else
-		snprintf(out, OBS_LEN, "\"%.*s\"", (int)(len > 40 ? 40 : len), buf);
+		snprintf(out, OBS_LEN, "\"%.*s\"", (int)len, buf);
 }

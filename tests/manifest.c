@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Checking a prebuilt image against fs-images/manifest.txt: every entry's
+ * lstat, its link body or file content, and what following it gives.
+ * Reads only, so it runs before the table adds anything to the image.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "observe.h"
+#include "suites.h"
+
+#define MAX_ENTRIES 64
+
+struct entry {
+	char fs[16], path[256], type[8], body[OBS_LEN], size[16], follow[16];
+};
+
+static int load(const char *manifest, const char *fs, struct entry *e)
+{
+	char line[1024];
+	int n = 0;
+	FILE *f = fopen(manifest, "r");
+
+	if (!f)
+		return -1;
+	while (n < MAX_ENTRIES && fgets(line, sizeof(line), f)) {
+		struct entry *x = &e[n];
+
+		if (line[0] == '#' || sscanf(line, "%15s %255s %7s %63s %15s %15s",
+					     x->fs, x->path, x->type, x->body,
+					     x->size, x->follow) != 6)
+			continue;
+		if (!fnmatch(x->fs, fs, 0))
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static void obs_lstat(const char *path, char *out)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		obs_rc(out, -1);
+	else if (S_ISDIR(st.st_mode))
+		snprintf(out, OBS_LEN, "dir");
+	else
+		snprintf(out, OBS_LEN, "%s:%lld", type_name(st.st_mode),
+			 (long long)st.st_size);
+}
+
+static void obs_content(const char *path, const char *type, char *out)
+{
+	char buf[512];
+	long len;
+	int fd;
+
+	if (!strcmp(type, "lnk")) {
+		len = readlink(path, buf, sizeof(buf));
+	} else {
+		fd = open(path, O_RDONLY);
+		if (fd < 0) {
+			obs_rc(out, -1);
+			return;
+		}
+		len = read(fd, buf, sizeof(buf));
+		close(fd);
+	}
+	obs_link(out, len, buf);
+}
+
+static void obs_follow(const char *path, char *out)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		obs_rc(out, -1);
+	else
+		snprintf(out, OBS_LEN, "%s", type_name(st.st_mode));
+}
+
+int run_manifest(struct suite *s, const char *manifest, const char *root)
+{
+	struct entry e[MAX_ENTRIES];
+	char path[512], name[300], want[OBS_LEN], observed[OBS_LEN];
+	int i, n = load(manifest, s->w.fs, e), planned = 0;
+
+	if (n <= 0) {
+		printf("not ok %d %s.%s # no entries for %s in %s\n", s->index,
+		       s->w.fs, s->w.source, s->w.fs, manifest);
+		return 2;
+	}
+	for (i = 0; i < n; i++)
+		planned += strcmp(e[i].type, "dir") ? 3 : 2;
+	ktap_begin(s, planned);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s%s", root, e[i].path);
+
+		if (!strcmp(e[i].type, "dir"))
+			snprintf(want, sizeof(want), "dir");
+		else
+			snprintf(want, sizeof(want), "%s:%s", e[i].type, e[i].size);
+		snprintf(name, sizeof(name), "%s:lstat", e[i].path);
+		if (!s->broken)
+			obs_lstat(path, observed);
+		ktap_case(s, name, want, observed);
+
+		if (strcmp(e[i].type, "dir")) {
+			snprintf(name, sizeof(name), "%s:%s", e[i].path,
+				 strcmp(e[i].type, "lnk") ? "read" : "readlink");
+			if (!s->broken)
+				obs_content(path, e[i].type, observed);
+			ktap_case(s, name, e[i].body, observed);
+		}
+
+		snprintf(name, sizeof(name), "%s:follow", e[i].path);
+		if (!s->broken)
+			obs_follow(path, observed);
+		ktap_case(s, name, e[i].follow, observed);
+	}
+	return ktap_end(s);
+}

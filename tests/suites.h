@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The kinds of suite the guest runs; each prints one KTAP subtest. */
+#ifndef EMPTYLINK_SUITES_H
+#define EMPTYLINK_SUITES_H
+
+#include "ktap.h"
+
+/*
+ * The test table (tests/cases.c) in DIR.  The empty link each case needs
+ * is made with symlink("") or, with from, hard-linked from that link.
+ */
+int run_table(struct suite *s, const char *dir, const char *from,
+	      int selftest_fail);
+
+/* Compare the image mounted at root with fs-images/manifest.txt. */
+int run_manifest(struct suite *s, const char *manifest, const char *root);
+
+/*
+ * Persistence: persist_setup() leaves links in DIR before an unmount,
+ * run_persist() checks them after the mount (or after drop_caches).
+ */
+int persist_setup(const char *dir);
+int run_persist(struct suite *s, const char *dir);
+
+/* Host side: judge NAME=OBSERVED pairs (e.g. fsck verdicts). */
+int run_judge(struct suite *s, char **pairs, int n);
+
+#endif
