@@ -38,6 +38,13 @@ function add(list, item, seen) {
 	next
 }
 
+# A suite that could not run at all: no cases, only its reason.
+/^not ok [0-9]+ [^ ]+ # / {
+	bad_suites = bad_suites sprintf("  %s: %s\n", kernel, $0)
+	nbad_suites++
+	next
+}
+
 /^    (not )?ok [0-9]+ / {
 	name = ($1 == "not") ? $4 : $3
 	st = ($1 == "ok") ? "pass" : (/# TODO/ ? "xfail" : "fail")
@@ -84,6 +91,13 @@ END {
 	printf "\n(. not run here, ! unexpected, ~ known gap: see tests/expected.txt)\n"
 	if (diffs != "")
 		printf "\nUnexpected results:\n%s", diffs
+	if (bad_suites != "")
+		printf "\nSuites that could not run:\n%s", bad_suites
+	bad += nbad_suites
+	if (npass + nxfail + bad == 0) {
+		printf "\nNo case ran at all.\n"
+		bad = 1
+	}
 	printf "\n%d cases as expected, %d known gaps (counted as skipped), %d unexpected\n", npass, nxfail, bad
 	printf "matrix: %d passed, %d failed, %d skipped\n", npass, bad, nxfail
 

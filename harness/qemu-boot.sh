@@ -46,6 +46,9 @@ elif ! grep -q 'EMPTYLINK-BOOTED' "$out/console.log"; then
 	v="boot-failed: QEMU exit $rc, init never ran ($(head -c 200 "$out/qemu.err" | tr '\n' ' '))"
 elif ! grep -q '^EMPTYLINK-DONE' "$out/console.log"; then
 	v="incomplete: init stopped before the end of the run"
+elif [ "$(sed -n 's/^1\.\.//p' "$out/ktap.log" | head -n1)" != \
+	"$(grep -cE '^(not )?ok [0-9]+ ' "$out/ktap.log")" ]; then
+	v="incomplete: the KTAP plan and the suites reported differ"
 else
 	v="completed: $(grep -m1 -o 'EMPTYLINK-BOOTED.*' "$out/console.log" | cut -d' ' -f2-)"
 fi

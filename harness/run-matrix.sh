@@ -13,6 +13,16 @@ src=${SRC:-build/src}
 timeout=${BOOT_TIMEOUT:-900}
 
 [ $# -gt 0 ] || die "no kernel named"
+for fs in $fslist; do
+	case "$fs" in
+	tmpfs|ext4|xfs|btrfs) ;;
+	*) die "unknown filesystem '$fs' in FS (known: tmpfs ext4 xfs btrfs)" ;;
+	esac
+done
+for k in "$@"; do
+	[ -f "$src/$k/arch/x86/boot/bzImage" ] ||
+		die "no kernel '$k' at $src/$k (KERNEL may name vanilla and patched)"
+done
 mkdir -p "$res"
 accel=$("$here/accel.sh" "$src/$1/arch/x86/boot/bzImage")
 fsarg=$(echo "$fslist" | tr ' ' ,)

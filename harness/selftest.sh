@@ -67,10 +67,26 @@ missing_kernel() {
 		grep -q 'no kernel image at' "$out/missing.err"
 }
 
+# An unknown filesystem in FS is refused by name before anything boots.
+unknown_filesystem() {
+	! "$here/run-matrix.sh" "$out/unknown" "$initrd" "$out" "$out" \
+		"tmpfs nosuchfs" patched 2>"$out/unknown.err" &&
+		grep -q "unknown filesystem 'nosuchfs'" "$out/unknown.err"
+}
+
+# A missing prebuilt image is named, not skipped.
+missing_image() {
+	! "$here/disks.sh" prepare "$out/noimg" "$out/no-such-dir" ext4 \
+		2>"$out/noimg.err" >/dev/null &&
+		grep -q 'no prebuilt ext4 image at' "$out/noimg.err"
+}
+
 check failing_case failing_case
 check panicking_guest panicking_guest
 check hanging_guest hanging_guest
 check unbootable_kernel unbootable_kernel
 check missing_kernel missing_kernel
+check unknown_filesystem unknown_filesystem
+check missing_image missing_image
 echo "selftest: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
