@@ -16,7 +16,10 @@ export EMPTYLINK_T0 := $(shell date +%s)
 
 IMAGES := $(patsubst fs-images/%.img.zst,$(B)/images/%.img,$(wildcard fs-images/*.img.zst))
 
-run: deps kernels $(B)/initramfs.cpio $(B)/accel $(IMAGES)
+# The distributions' fsck tools, patched to keep empty links.
+PROGS := $(B)/progs/bin/xfs_repair
+
+run: deps kernels $(B)/initramfs.cpio $(B)/accel $(IMAGES) $(PROGS)
 	ACCEL=$$(cat $(B)/accel) harness/run-matrix.sh $(RESULTS) $(B)/initramfs.cpio \
 		$(B)/images $(B)/emptylink "$(FS)" $(KERNEL)
 
@@ -51,6 +54,9 @@ $(B)/images/%.img: fs-images/%.img.zst
 # Regenerate fs-images/*.img.zst from the filesystems' own tools.
 images: $(B)/btrfs-empty-link | deps
 	fs-images/make-images.sh fs-images $(B)/btrfs-empty-link
+
+$(B)/progs/bin/xfs_repair: $(wildcard patches/xfsprogs/*.patch) harness/progs.sh | deps
+	harness/progs.sh xfsprogs $(B)/progs
 
 $(B)/btrfs-empty-link: fs-images/btrfs-empty-link.c | deps
 	@mkdir -p $(@D)

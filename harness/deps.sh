@@ -24,6 +24,7 @@ zstd:/usr/bin/zstd
 cpio:/bin/cpio
 ccache:/usr/bin/ccache
 git:/usr/bin/git
+dpkg-dev:/usr/bin/dpkg-source
 e2fsprogs:/sbin/mkfs.ext4
 xfsprogs:/sbin/mkfs.xfs
 btrfs-progs:/bin/btrfs

@@ -1,14 +1,18 @@
 #!/bin/sh
 # disks.sh prepare OUT IMAGES FS...: for each disk filesystem, a throwaway
-#   copy of the prebuilt image (IMAGES/FS.img) and a freshly made scratch
-#   filesystem, both in OUT; prints the QEMU arguments that attach them,
-#   each device named by its serial (FS-image, FS-scratch) so the guest
+#   copy of the prebuilt image (IMAGES/FS.img) and two freshly made
+#   filesystems (scratch, and crash for the crash and recovery boots),
+#   all in OUT; prints the QEMU arguments that attach them, each device
+#   named by its serial (FS-image, FS-scratch, FS-crash) so the guest
 #   never guesses from the order.
+# disks.sh args OUT FS...: the same QEMU arguments again, for the next
+#   boot on the same disks.
 # disks.sh fsck OUT JUDGE KERNEL FS...: after the boot, check every copy
 #   the guest wrote to with the filesystem's own checker, read-only, and
 #   print the verdicts as KTAP through JUDGE (the test program's --judge).
 set -eu
 . "$(dirname "$0")/lib.sh"
+PROGS=${PROGS:-build/progs}
 
 is_disk() {
 	case "$1" in ext4|xfs|btrfs) return 0 ;; esac
@@ -23,21 +27,50 @@ mkscratch() { # fs file
 	esac
 }
 
+# The checker of each filesystem, read-only; the patched build of it is
+# in $PROGS/bin once the fsck issues have built it (harness/progs.sh).
+checker() { # fs stock|patched
+	bin=
+	[ "$2" = patched ] && bin=$PROGS/bin/
+	case "$1" in
+	ext4)	tool=e2fsck args=-fn ;;
+	xfs)	tool=xfs_repair args=-n ;;
+	btrfs)	tool="btrfs check" args=--readonly ;;
+	esac
+	[ "$2" = stock ] || [ -x "$bin${tool%% *}" ] || return 1
+	echo "$bin$tool $args"
+}
+
 # Prints one word: clean, errors, dirty-log or exit:N; the tool's output
 # goes to the log.
-check() { # fs file log
+check() { # fs file log command...
+	fs=$1 file=$2 log=$3
+	shift 3
 	rc=0
-	case "$1" in
-	ext4)	e2fsck -fn "$2" >"$3" 2>&1 || rc=$? ;;
-	xfs)	xfs_repair -n "$2" >"$3" 2>&1 || rc=$? ;;
-	btrfs)	btrfs check --readonly "$2" >"$3" 2>&1 || rc=$? ;;
-	esac
-	case "$1:$rc" in
+	"$@" "$file" >"$log" 2>&1 || rc=$?
+	case "$fs:$rc" in
 	*:0) echo clean ;;
 	ext4:4|xfs:1|btrfs:1) echo errors ;;
 	xfs:2) echo dirty-log ;;
 	*) echo "exit:$rc" ;;
 	esac
+}
+
+# Repair (not just check) a copy of the image with the given repairer,
+# then look for the image's /empty with the filesystem's own debugger:
+# "kept" or "deleted".
+repair_keeps() { # fs image log variant
+	copy=$2.repair
+	cp --sparse=always "$2" "$copy"
+	case "$1:$4" in
+	xfs:stock)	xfs_repair "$copy" >"$3" 2>&1 || true ;;
+	xfs:patched)	"$PROGS/bin/xfs_repair" "$copy" >"$3" 2>&1 || true ;;
+	esac
+	case "$1" in
+	xfs)	xfs_db -c "path /empty" -c "print core.mode" "$copy" 2>&1 |
+			grep -q 'core.mode = 0120777' && echo kept || echo deleted ;;
+	esac
+	rm -f "$copy"
 }
 
 prepare() {
@@ -48,9 +81,20 @@ prepare() {
 		is_disk "$fs" || continue
 		[ -f "$images/$fs.img" ] || die "no prebuilt $fs image at $images/$fs.img"
 		cp --sparse=always "$images/$fs.img" "$out/$fs-image.img"
-		mkscratch "$fs" "$out/$fs-scratch.img" >"$out/mkfs-$fs.log" 2>&1 ||
-			die "mkfs of the $fs scratch filesystem failed: $(cat "$out/mkfs-$fs.log")"
-		for kind in image scratch; do
+		for kind in scratch crash; do
+			mkscratch "$fs" "$out/$fs-$kind.img" >"$out/mkfs-$fs.log" 2>&1 ||
+				die "mkfs of the $fs $kind filesystem failed: $(cat "$out/mkfs-$fs.log")"
+		done
+	done
+	args "$out" "$@"
+}
+
+args() {
+	out=$1
+	shift
+	for fs in "$@"; do
+		is_disk "$fs" || continue
+		for kind in image scratch crash; do
 			printf '%s\n' -drive \
 				"file=$out/$fs-$kind.img,format=raw,if=none,id=$fs-$kind" \
 				-device "virtio-blk-pci,drive=$fs-$kind,serial=$fs-$kind"
@@ -65,10 +109,20 @@ fsck_all() {
 	for fs in "$@"; do
 		is_disk "$fs" || continue
 		n=$((n + 1))
+		set --
+		for v in stock patched; do
+			cmd=$(checker "$fs" "$v") || continue
+			for kind in image scratch crash; do
+				# shellcheck disable=SC2086
+				set -- "$@" "$v-$kind=$(check "$fs" "$out/$fs-$kind.img" \
+					"$out/fsck-$v-$fs-$kind.log" $cmd)"
+			done
+			[ "$fs" = xfs ] && set -- "$@" "$v-repair-image=$(repair_keeps \
+				"$fs" "$out/$fs-image.img" "$out/repair-$v-$fs.log" "$v")=kept"
+		done
 		"$judge" --judge --kernel "$kernel" --fs "$fs" --source fsck \
 			--expect "$(dirname "$0")/../tests/expected.txt" --index "$n" \
-			"stock-image=$(check "$fs" "$out/$fs-image.img" "$out/fsck-$fs-image.log")" \
-			"stock-scratch=$(check "$fs" "$out/$fs-scratch.img" "$out/fsck-$fs-scratch.log")" || true
+			"$@" || true
 	done
 }
 
@@ -76,6 +130,7 @@ cmd=$1
 shift
 case "$cmd" in
 prepare) prepare "$@" ;;
+args) args "$@" ;;
 fsck) fsck_all "$@" ;;
-*) die "usage: disks.sh prepare|fsck ..." ;;
+*) die "usage: disks.sh prepare|args|fsck ..." ;;
 esac

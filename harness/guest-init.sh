@@ -17,7 +17,10 @@ arg() {
 kernel=$(arg kernel)
 fslist=$(arg fs | tr , ' ')
 selftest=$(arg selftest)
-echo "EMPTYLINK-BOOTED $(uname -r) kernel=$kernel fs=$fslist"
+# "main" (the default), or "recover": the boot after main's crash.
+phase=$(arg phase)
+phase=${phase:-main}
+echo "EMPTYLINK-BOOTED $(uname -r) kernel=$kernel fs=$fslist phase=$phase"
 
 case "$selftest" in
 panic) echo "EMPTYLINK-SELFTEST: init exits, the kernel must panic"; exit 1 ;;
@@ -68,15 +71,44 @@ plan_ext4() { plan_disk ext4; }
 plan_xfs() { plan_disk xfs; }
 plan_btrfs() { plan_disk btrfs; }
 
+# The main boot's last steps: links on the crash disk, left dirty, since
+# the guest then reboots without syncing or unmounting (see crash.c).
+plan_crash() {
+	fs=$1 dev=$(disk "$1-crash") g=${1}_crash
+	echo "sh $g mount mkdir -p /mnt/$fs-crash && mount -t $fs $dev /mnt/$fs-crash"
+	echo "sh $g crash-setup /emptylink --crash-setup /mnt/$fs-crash/crash"
+}
+
+# The whole plan of the boot after the crash.
+plan_recover() {
+	fs=$1 dev=$(disk "$1-crash") g=${1}_crash
+	echo "sh $g mount mkdir -p /mnt/$fs-crash && mount -t $fs $dev /mnt/$fs-crash"
+	echo "run $g $fs --crash /mnt/$fs-crash/crash --source crash"
+	echo "sh $g remove rm -rf /mnt/$fs-crash/crash"
+	echo "sh $g remount umount /mnt/$fs-crash && mount -t $fs $dev /mnt/$fs-crash"
+	echo "run $g $fs --cleanup /mnt/$fs-crash/crash --source cleanup"
+	echo "sh $g umount umount /mnt/$fs-crash"
+}
+
 plan=/plan
 : >"$plan"
 for fs in $fslist; do
-	if command -v "plan_$fs" >/dev/null; then
-		"plan_$fs" >>"$plan"
-	else
-		echo "EMPTYLINK-ERROR: no plan for filesystem $fs"
-	fi
+	case "$phase:$fs" in
+	main:*)
+		if command -v "plan_$fs" >/dev/null; then
+			"plan_$fs" >>"$plan"
+		else
+			echo "EMPTYLINK-ERROR: no plan for filesystem $fs"
+		fi ;;
+	recover:tmpfs) ;;
+	recover:*) plan_recover "$fs" >>"$plan" ;;
+	esac
 done
+if [ "$phase" = main ]; then
+	for fs in $fslist; do
+		[ "$fs" = tmpfs ] || plan_crash "$fs" >>"$plan"
+	done
+fi
 
 echo "KTAP version 1"
 echo "1..$(grep -c '^run ' "$plan")"
@@ -108,5 +140,9 @@ echo "EMPTYLINK-DMESG-BEGIN"
 dmesg
 echo "EMPTYLINK-DMESG-END"
 echo "EMPTYLINK-DONE"
-sync
-reboot -f
+if [ "$phase" = main ]; then
+	reboot -f -n	# no sync, no unmount: the crash disks stay dirty
+else
+	sync
+	reboot -f
+fi

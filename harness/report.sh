@@ -14,29 +14,36 @@ problems='WARNING:|BUG:|Oops|Call Trace|Kernel panic|[Cc]orrupt|Structure needs 
 status=0
 args=
 
-for k in "$@"; do
-	d=$res/$k
-	[ -f "$d/verdict" ] || die "no boot result in $d (was the $k kernel booted?)"
-	v=$(cat "$d/verdict")
-	say "kernel $k ($(cat "$d/accel" 2>/dev/null || echo '?')): $v"
+# One boot: its verdict and its kernel messages.
+judge_boot() { # kernel dir name
+	bk=$1 bd=$2 bname=$3
+	v=$(cat "$bd/verdict")
+	say "kernel $bk, $bname boot ($(cat "$bd/accel" 2>/dev/null || echo '?')): $v"
 	case "$v" in
 	completed:*) ;;
 	*)	status=1
-		say "  console log: $d/console.log" ;;
+		say "  console log: $bd/console.log" ;;
 	esac
-	# dmesg lines that look like trouble, less those documented for k.
-	awk -v k="$k" '!/^#/ && NF >= 2 && ($1 == k || $1 == "*") {
+	# dmesg lines that look like trouble, less those documented for that kernel.
+	awk -v k="$bk" '!/^#/ && NF >= 2 && ($1 == k || $1 == "*") {
 		sub(/^[^ \t]+[ \t]+/, ""); print }' \
-		"$top/tests/dmesg-expected.txt" >"$d/dmesg-allowed"
-	grep -E "$problems" "$d/dmesg.log" | grep -E -v -f "$d/dmesg-allowed" \
-		>"$d/dmesg-problems" || true
-	if [ -s "$d/dmesg-problems" ]; then
+		"$top/tests/dmesg-expected.txt" >"$bd/dmesg-allowed"
+	grep -E "$problems" "$bd/dmesg.log" | grep -E -v -f "$bd/dmesg-allowed" \
+		>"$bd/dmesg-problems" || true
+	if [ -s "$bd/dmesg-problems" ]; then
 		status=1
-		say "kernel $k: unexpected kernel messages (all in $d/dmesg.log):"
-		head -n 10 "$d/dmesg-problems" | sed 's/^/    /'
+		say "kernel $bk: unexpected kernel messages (all in $bd/dmesg.log):"
+		head -n 10 "$bd/dmesg-problems" | sed 's/^/    /'
 	fi
-	args="$args kernel=$k $d/ktap.log"
-	[ -s "$d/fsck.ktap" ] && args="$args $d/fsck.ktap"
+	args="$args kernel=$bk $bd/ktap.log"
+}
+
+for k in "$@"; do
+	d=$res/$k
+	[ -f "$d/verdict" ] || die "no boot result in $d (was the $k kernel booted?)"
+	judge_boot "$k" "$d" main
+	[ -f "$d/recover/verdict" ] && judge_boot "$k" "$d/recover" recovery
+	[ -s "$d/fsck.ktap" ] && args="$args kernel=$k $d/fsck.ktap"
 done
 
 echo

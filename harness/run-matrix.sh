@@ -1,8 +1,9 @@
 #!/bin/sh
 # run-matrix.sh RESULTS INITRD IMAGES JUDGE "FS..." KERNEL...: boot each
 # kernel once with every filesystem attached (all suites in that one
-# boot), check the disks it wrote with fsck, then judge the whole run with
-# report.sh.  Kernel images: $SRC/KERNEL/arch/x86/boot/bzImage.
+# boot, which ends in a deliberate crash), boot it a second time to
+# recover the crashed disks, check every disk with fsck, then judge the
+# whole run with report.sh.  Kernel images: $SRC/KERNEL/arch/x86/boot/bzImage.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -40,6 +41,15 @@ for k in "$@"; do
 	"$here/qemu-boot.sh" "$src/$k/arch/x86/boot/bzImage" "$initrd" "$d" \
 		"$accel" "$timeout" "emptylink.kernel=$k emptylink.fs=$fsarg" \
 		$qargs || true
+	# The main boot ended by crashing on purpose (crash.c); the second
+	# boot mounts the crash disks, so their journal or log is replayed.
+	if [ -n "$qargs" ]; then
+		say "booting $k again after the crash (log recovery)"
+		"$here/qemu-boot.sh" "$src/$k/arch/x86/boot/bzImage" "$initrd" \
+			"$d/recover" "$accel" "$timeout" \
+			"emptylink.kernel=$k emptylink.fs=$fsarg emptylink.phase=recover" \
+			$qargs || true
+	fi
 	unset IFS
 	set +f
 	# shellcheck disable=SC2086

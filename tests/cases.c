@@ -14,7 +14,9 @@
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -364,6 +366,70 @@ static void self_utimensat(int dfd, char *out)
 		snprintf(out, OBS_LEN, "ok");
 }
 
+/*
+ * xfs online scrub of the link's inode, through the ioctls xfs_scrub uses
+ * (uapi structs from fs/xfs/libxfs/xfs_fs.h, cut to the fields used, so
+ * that xfslibs-dev is not needed).  "n/a" on other filesystems.
+ */
+struct xfs_scrub_metadata {
+	__u32 sm_type, sm_flags;
+	__u64 sm_ino;
+	__u32 sm_gen, sm_agno;
+	__u64 sm_reserved[5];
+};
+struct xfs_bulk_ireq {
+	__u64 ino;
+	__u32 flags, icount, ocount, agno;
+	__u64 reserved[5];
+};
+struct xfs_bulkstat_one {
+	struct xfs_bulk_ireq hdr;
+	__u64 bs_ino, bs_size, bs_blocks, bs_xflags;
+	__s64 bs_atime, bs_mtime, bs_ctime, bs_btime;
+	__u32 bs_gen;
+	__u32 rest[47];		/* to sizeof(struct xfs_bulkstat), 256 */
+};
+_Static_assert(sizeof(struct xfs_bulkstat_one) == 64 + 256, "xfs_bulkstat");
+#define XFS_SUPER_MAGIC		0x58465342
+#define XFS_IOC_BULKSTAT	_IOR('X', 127, struct xfs_bulk_ireq)
+#define XFS_IOC_SCRUB_METADATA	_IOWR('X', 60, struct xfs_scrub_metadata)
+#define XFS_SCRUB_TYPE_SYMLINK	17
+#define XFS_SCRUB_OFLAG_CORRUPT	(1u << 1)
+
+static void self_xfs_scrub(int dfd, char *out)
+{
+	struct xfs_scrub_metadata sm = { .sm_type = XFS_SCRUB_TYPE_SYMLINK };
+	struct xfs_bulkstat_one bs;
+	struct statfs sfs;
+	struct stat st;
+
+	if (fstatfs(dfd, &sfs) < 0 || lstat("e", &st) < 0) {
+		obs_rc(out, -1);
+		return;
+	}
+	if (sfs.f_type != XFS_SUPER_MAGIC) {
+		snprintf(out, OBS_LEN, "n/a");
+		return;
+	}
+	/* Scrub wants the inode's generation too: bulkstat gives it. */
+	memset(&bs, 0, sizeof(bs));
+	bs.hdr.ino = st.st_ino;
+	bs.hdr.icount = 1;
+	if (ioctl(dfd, XFS_IOC_BULKSTAT, &bs) < 0 || bs.hdr.ocount != 1 ||
+	    bs.bs_ino != (__u64)st.st_ino) {
+		snprintf(out, OBS_LEN, "bulkstat:%s", errno_name(errno));
+		return;
+	}
+	sm.sm_ino = st.st_ino;
+	sm.sm_gen = bs.bs_gen;
+	if (ioctl(dfd, XFS_IOC_SCRUB_METADATA, &sm) < 0)
+		obs_rc(out, -1);
+	else if (sm.sm_flags & XFS_SCRUB_OFLAG_CORRUPT)
+		snprintf(out, OBS_LEN, "corrupt");
+	else
+		snprintf(out, OBS_LEN, "ok");
+}
+
 /* Controls: ordinary links, so a broken harness or walk shows */
 
 static void ctl_normal_stat(int dfd, char *out)
@@ -491,6 +557,7 @@ const struct tcase cases[] = {
 	{ "self.link", "lnk:0", NEEDS_EMPTY, self_link },
 	{ "self.lchown", "ok", NEEDS_EMPTY, self_lchown },
 	{ "self.utimensat_nofollow", "ok", NEEDS_EMPTY, self_utimensat },
+	{ "self.xfs_scrub", "ok", NEEDS_EMPTY, self_xfs_scrub },
 	{ "ctl.normal_stat", "reg", 0, ctl_normal_stat },
 	{ "ctl.normal_readlink", "\"target\"", 0, ctl_normal_readlink },
 	{ "ctl.long_readlink", "x*400", 0, ctl_long_readlink },

@@ -11,10 +11,15 @@
  *        the image mounted at ROOT against fs-images/manifest.txt
  *   --persist DIR --source LABEL
  *        read back what --persist-setup DIR left before a remount
+ *   --crash DIR --source LABEL
+ *        after a crash and log recovery, read what --crash-setup DIR left
+ *   --cleanup DIR --source LABEL
+ *        DIR was removed and the filesystem remounted: it must be gone
  *   --judge NAME=OBSERVED... --source LABEL
  *        host-measured verdicts (fsck), judged like the rest
  *
  *   emptylink --persist-setup DIR      (prints no KTAP)
+ *   emptylink --crash-setup DIR        (prints no KTAP)
  *
  * --broken STEP: a set-up step of this suite (a mount, say) failed; run
  * nothing and report every case as "broken:STEP", so the matrix shows
@@ -31,7 +36,8 @@
 
 #include "suites.h"
 
-enum mode { TABLE, MANIFEST, PERSIST, PERSIST_SETUP, JUDGE };
+enum mode { TABLE, MANIFEST, PERSIST, PERSIST_SETUP, CRASH, CRASH_SETUP,
+	    CLEANUP, JUDGE };
 
 struct options {
 	struct suite s;
@@ -59,6 +65,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "manifest", required_argument, NULL, 'm' },
 		{ "persist", required_argument, NULL, 'p' },
 		{ "persist-setup", required_argument, NULL, 'P' },
+		{ "crash", required_argument, NULL, 'c' },
+		{ "crash-setup", required_argument, NULL, 'C' },
+		{ "cleanup", required_argument, NULL, 'r' },
 		{ "judge", no_argument, NULL, 'j' },
 		{ "selftest-fail", no_argument, NULL, 's' },
 		{ "broken", required_argument, NULL, 'b' },
@@ -79,13 +88,16 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'm': o->mode = MANIFEST; o->arg = optarg; break;
 		case 'p': o->mode = PERSIST; o->dir = optarg; break;
 		case 'P': o->mode = PERSIST_SETUP; o->dir = optarg; break;
+		case 'c': o->mode = CRASH; o->dir = optarg; break;
+		case 'C': o->mode = CRASH_SETUP; o->dir = optarg; break;
+		case 'r': o->mode = CLEANUP; o->dir = optarg; break;
 		case 'j': o->mode = JUDGE; break;
 		case 's': o->selftest_fail = 1; break;
 		case 'b': o->s.broken = optarg; break;
 		default: usage();
 		}
 	}
-	if (o->mode == PERSIST_SETUP)
+	if (o->mode == PERSIST_SETUP || o->mode == CRASH_SETUP)
 		return;
 	if (!o->s.w.kernel || !o->s.w.fs || !o->expect || o->s.index < 1 ||
 	    (o->mode != JUDGE && !o->dir))
@@ -108,6 +120,8 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &o);
 	if (o.mode == PERSIST_SETUP)
 		return persist_setup(o.dir);
+	if (o.mode == CRASH_SETUP)
+		return crash_setup(o.dir);
 	if (expect_load(o.expect) < 0)
 		return 2;
 	switch (o.mode) {
@@ -115,6 +129,10 @@ int main(int argc, char **argv)
 		return run_manifest(&o.s, o.arg, o.dir);
 	case PERSIST:
 		return run_persist(&o.s, o.dir);
+	case CRASH:
+		return run_crash(&o.s, o.dir);
+	case CLEANUP:
+		return run_cleanup(&o.s, o.dir);
 	case JUDGE:
 		return run_judge(&o.s, argv + optind, argc - optind);
 	default:

@@ -21,6 +21,21 @@ int run_manifest(struct suite *s, const char *manifest, const char *root);
  */
 int persist_setup(const char *dir);
 int run_persist(struct suite *s, const char *dir);
+/* The persistence cases, run in the directory persist_setup() filled. */
+unsigned int persist_count(void);
+void persist_report(struct suite *s);
+/* Inodes the caller made after persist_setup() and kept, for inode_freed. */
+void persist_extra_inodes(unsigned int n);
+
+/*
+ * Crash: crash_setup() leaves links in DIR just before the guest reboots
+ * without syncing or unmounting; run_crash() checks them after the next
+ * boot's mount has replayed the journal or log; run_cleanup() checks
+ * that nothing is left once they are removed and the fs remounted.
+ */
+int crash_setup(const char *dir);
+int run_crash(struct suite *s, const char *dir);
+int run_cleanup(struct suite *s, const char *dir);
 
 /* Host side: judge NAME=OBSERVED pairs (e.g. fsck verdicts). */
 int run_judge(struct suite *s, char **pairs, int n);

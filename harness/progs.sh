@@ -1,0 +1,84 @@
+#!/bin/sh
+# progs.sh NAME OUT: build the fsck tool of Debian source package NAME
+# (xfsprogs; later e2fsprogs, btrfs-progs) with patches/NAME/*.patch
+# applied, and install the tool into OUT/bin.  The source comes from
+# Debian with `apt-get source` into OUT/NAME (ignored, never in the
+# repository); this script adds the deb-src entry and the build
+# dependencies it needs when it runs as root, and names the commands
+# otherwise.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+name=$1
+mkdir -p "$2/bin"
+out=$(cd "$2" && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
+srclist=/etc/apt/sources.list.d/emptylink-deb-src.sources
+. /etc/os-release
+
+# Debian's sources for the release this machine runs.
+ensure_sources() {
+	[ -f "$out/$name.deps" ] && return 0
+	[ "$(id -u)" -eq 0 ] || die "the $name source and build dependencies are needed:
+run as root: add a deb-src line for $VERSION_CODENAME, then
+  apt-get update && apt-get build-dep -y $name"
+	if ! apt-get source --print-uris -qq "$name" >/dev/null 2>&1; then
+		say "progs: adding Debian's deb-src entry ($srclist)"
+		cat >"$srclist" <<SRC
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: $VERSION_CODENAME $VERSION_CODENAME-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+		apt-get update -q >/dev/null || die "apt-get update failed"
+	fi
+	say "progs: installing the build dependencies of $name"
+	DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -q "$name" \
+		>"$out/$name.deps.log" 2>&1 ||
+		die "apt-get build-dep $name failed, see $out/$name.deps.log"
+	touch "$out/$name.deps"
+}
+
+# The unpacked source in git at tag "base", the series applied on top.
+prepare_source() {
+	if ! git -C "$out/$name" rev-parse -q --verify base >/dev/null 2>&1; then
+		rm -rf "$out/$name" "$out/dl"
+		mkdir -p "$out/dl"
+		say "progs: apt-get source $name"
+		(cd "$out/dl" && apt-get source -q "$name" >"$out/$name.source.log" 2>&1) ||
+			die "apt-get source $name failed, see $out/$name.source.log"
+		dir=$(find "$out/dl" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+		[ -n "$dir" ] || die "apt-get source $name unpacked nothing"
+		mv "$dir" "$out/$name"
+		(cd "$out/$name" && git init -q && git add -f -A . &&
+		 git -c user.name=harness -c user.email=harness@localhost \
+			commit -q -m "$name (Debian source)" && git tag base) ||
+			die "cannot put the $name source in git"
+	fi
+	cd "$out/$name"
+	git am --abort >/dev/null 2>&1 || true
+	git reset -q --hard base
+	git clean -q -fdx
+	# shellcheck disable=SC2046
+	git -c user.name=harness -c user.email=harness@localhost \
+		am -q $(find "$top/patches/$name" -name '*.patch' | sort) \
+		>"$out/$name.am.log" 2>&1 || {
+		cat "$out/$name.am.log" >&2
+		die "a patch in patches/$name does not apply to Debian's $name"
+	}
+}
+
+build_xfsprogs() {
+	./configure --quiet && make headers && make -j"$(($(nproc) + 1))" repair &&
+		cp repair/xfs_repair "$out/bin/xfs_repair"
+}
+
+ensure_sources
+prepare_source
+say "progs: building $name (log: $out/$name.build.log)"
+"build_$name" >"$out/$name.build.log" 2>&1 || {
+	tail -n 20 "$out/$name.build.log" >&2
+	die "building $name failed, see $out/$name.build.log"
+}
+say "progs: $name ready in $out/bin"
