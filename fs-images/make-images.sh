@@ -1,6 +1,7 @@
 #!/bin/sh
 # make-images.sh OUTDIR BTRFS_EMPTY_LINK: regenerate the prebuilt images
-# OUTDIR/{ext4,xfs,btrfs}.img.zst that fs-images/manifest.txt describes,
+# OUTDIR/{ext4,xfs,xfs-bad,btrfs}.img.zst that fs-images/manifest.txt
+# describes,
 # with the filesystems' own userspace tools only: no kernel is involved,
 # since the point is to get empty links on disk the way another system
 # would have written them.  Each link that ends up empty is first made
@@ -18,7 +19,11 @@ bel=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 export E2FSPROGS_FAKE_TIME=1000000000
 stamp=@1000000000
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+current=
+# Each make_* step runs under set -e (not in an || list, where the shell
+# would ignore it), so the first failing tool stops the script; say which
+# image it was making.
+trap 'rc=$?; rm -rf "$work"; [ "$rc" -eq 0 ] || echo "error: could not make the $current image" >&2' EXIT
 
 # 200 bytes: a slow link on ext4 (over 60); on xfs it stays in the inode,
 # because mkfs.xfs 6.1 writes remote symlink blocks without their v5
@@ -83,6 +88,32 @@ PROTO
 	done
 }
 
+# Inodes that are corrupt on purpose, so the tests show that the patched
+# kernel and xfs_repair still reject what the zero-length checks were
+# for: a zero-length directory, a zero-length symlink that maps blocks
+# (extents format), a local symlink whose size exceeds its fork.
+make_xfs_bad() {
+	proto=$work/xfs-bad.proto
+	cat >"$proto" <<PROTO
+emptylink-bad
+0 0
+d--755 0 0
+zerodir d--755 0 0
+\$
+zeroext l--777 0 0 $(printf 'z%.0s' $(seq 400))
+bigsize l--777 0 0 E
+\$
+PROTO
+	img=$work/xfs-bad.img
+	truncate -s 300M "$img"
+	mkfs.xfs -q -f -m uuid=6c2e5b1e-0000-4000-8000-0000000bad05 -L emptylinkbad \
+		-p "$proto" "$img"
+	for edit in /zerodir:0 /zeroext:0 /bigsize:1000; do
+		xfs_db -x -c "path ${edit%%:*}" -c "write core.size ${edit#*:}" \
+			"$img" >/dev/null
+	done
+}
+
 make_btrfs() {
 	t=$work/btrfs-tree
 	cp -a "$tree" "$t"
@@ -118,9 +149,11 @@ ino_in() {
 		want && /name: / { if ($2 == name) { print loc; exit } ; want = 0 }'
 }
 
-for fs in ext4 xfs btrfs; do
+for fs in ext4 xfs xfs_bad btrfs; do
 	say "images: making $fs"
-	"make_$fs" || die "could not make the $fs image"
-	zstd -q -19 -f "$work/$fs.img" -o "$out/$fs.img.zst"
-	say "images: $out/$fs.img.zst ($(stat -c %s "$out/$fs.img.zst") bytes)"
+	current=$fs
+	"make_$fs"
+	name=$(echo "$fs" | tr _ -)
+	zstd -q -19 -f "$work/$name.img" -o "$out/$name.img.zst"
+	say "images: $out/$name.img.zst ($(stat -c %s "$out/$name.img.zst") bytes)"
 done

@@ -14,6 +14,11 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 PROGS=${PROGS:-build/progs}
 
+# Images of other entries besides FS.img (fs-images/manifest.txt).
+extra_images() {
+	case "$1" in xfs) echo bad ;; esac
+}
+
 is_disk() {
 	case "$1" in ext4|xfs|btrfs) return 0 ;; esac
 	return 1
@@ -81,6 +86,11 @@ prepare() {
 		is_disk "$fs" || continue
 		[ -f "$images/$fs.img" ] || die "no prebuilt $fs image at $images/$fs.img"
 		cp --sparse=always "$images/$fs.img" "$out/$fs-image.img"
+		for x in $(extra_images "$fs"); do
+			[ -f "$images/$fs-$x.img" ] ||
+				die "no prebuilt $fs-$x image at $images/$fs-$x.img"
+			cp --sparse=always "$images/$fs-$x.img" "$out/$fs-$x.img"
+		done
 		for kind in scratch crash; do
 			mkscratch "$fs" "$out/$fs-$kind.img" >"$out/mkfs-$fs.log" 2>&1 ||
 				die "mkfs of the $fs $kind filesystem failed: $(cat "$out/mkfs-$fs.log")"
@@ -94,7 +104,7 @@ args() {
 	shift
 	for fs in "$@"; do
 		is_disk "$fs" || continue
-		for kind in image scratch crash; do
+		for kind in image scratch crash $(extra_images "$fs"); do
 			printf '%s\n' -drive \
 				"file=$out/$fs-$kind.img,format=raw,if=none,id=$fs-$kind" \
 				-device "virtio-blk-pci,drive=$fs-$kind,serial=$fs-$kind"
@@ -116,6 +126,12 @@ fsck_all() {
 				# shellcheck disable=SC2086
 				set -- "$@" "$v-$kind=$(check "$fs" "$out/$fs-$kind.img" \
 					"$out/fsck-$v-$fs-$kind.log" $cmd)"
+			done
+			# Corrupt on purpose: the checker must still say so.
+			for x in $(extra_images "$fs"); do
+				# shellcheck disable=SC2086
+				set -- "$@" "$v-$x-image=$(check "$fs" "$out/$fs-$x.img" \
+					"$out/fsck-$v-$fs-$x.log" $cmd)=errors"
 			done
 			[ "$fs" = xfs ] && set -- "$@" "$v-repair-image=$(repair_keeps \
 				"$fs" "$out/$fs-image.img" "$out/repair-$v-$fs.log" "$v")=kept"

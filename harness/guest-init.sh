@@ -68,7 +68,18 @@ plan_disk() {
 	echo "sh $gs umount umount /mnt/$fs"
 }
 plan_ext4() { plan_disk ext4; }
-plan_xfs() { plan_disk xfs; }
+# xfs also gets an image of inodes that are corrupt on purpose: the
+# kernel must still refuse them.  Its corruption reports are expected
+# between two markers in the kernel log (harness/report.sh).
+plan_xfs() {
+	plan_disk xfs
+	g=xfs_bad
+	echo "sh $g mount mkdir -p /img/xfs-bad && mount -t xfs $(disk xfs-bad) /img/xfs-bad"
+	echo "sh $g mark echo \"<5>emptylink: expect corruption: begin\" >/dev/kmsg"
+	echo "run $g xfs --manifest /manifest.txt --set xfs-bad --source bad-image --dir /img/xfs-bad"
+	echo "sh $g mark echo \"<5>emptylink: expect corruption: end\" >/dev/kmsg"
+	echo "sh $g umount umount /img/xfs-bad"
+}
 plan_btrfs() { plan_disk btrfs; }
 
 # The main boot's last steps: links on the crash disk, left dirty, since

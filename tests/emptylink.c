@@ -7,8 +7,9 @@
  *
  *   --dir DIR [--from LINK] [--selftest-fail]
  *        the test table in DIR; source "scratch", or "image" with --from
- *   --manifest FILE --dir ROOT
- *        the image mounted at ROOT against fs-images/manifest.txt
+ *   --manifest FILE --dir ROOT [--set NAME]
+ *        the image mounted at ROOT against fs-images/manifest.txt (the
+ *        entries for FS, or for NAME)
  *   --persist DIR --source LABEL
  *        read back what --persist-setup DIR left before a remount
  *   --crash DIR --source LABEL
@@ -42,7 +43,7 @@ enum mode { TABLE, MANIFEST, PERSIST, PERSIST_SETUP, CRASH, CRASH_SETUP,
 struct options {
 	struct suite s;
 	enum mode mode;
-	const char *dir, *from, *expect, *arg;
+	const char *dir, *from, *expect, *arg, *set;
 	int selftest_fail;
 };
 
@@ -63,6 +64,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "expect", required_argument, NULL, 'e' },
 		{ "index", required_argument, NULL, 'i' },
 		{ "manifest", required_argument, NULL, 'm' },
+		{ "set", required_argument, NULL, 'S' },
 		{ "persist", required_argument, NULL, 'p' },
 		{ "persist-setup", required_argument, NULL, 'P' },
 		{ "crash", required_argument, NULL, 'c' },
@@ -86,6 +88,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'e': o->expect = optarg; break;
 		case 'i': o->s.index = atoi(optarg); break;
 		case 'm': o->mode = MANIFEST; o->arg = optarg; break;
+		case 'S': o->set = optarg; break;
 		case 'p': o->mode = PERSIST; o->dir = optarg; break;
 		case 'P': o->mode = PERSIST_SETUP; o->dir = optarg; break;
 		case 'c': o->mode = CRASH; o->dir = optarg; break;
@@ -126,7 +129,7 @@ int main(int argc, char **argv)
 		return 2;
 	switch (o.mode) {
 	case MANIFEST:
-		return run_manifest(&o.s, o.arg, o.dir);
+		return run_manifest(&o.s, o.arg, o.set ? o.set : o.s.w.fs, o.dir);
 	case PERSIST:
 		return run_persist(&o.s, o.dir);
 	case CRASH:

@@ -12,8 +12,13 @@
 int run_table(struct suite *s, const char *dir, const char *from,
 	      int selftest_fail);
 
-/* Compare the image mounted at root with fs-images/manifest.txt. */
-int run_manifest(struct suite *s, const char *manifest, const char *root);
+/*
+ * Compare the image mounted at root with the entries of fs-images/
+ * manifest.txt whose FS column matches set (the filesystem's name, or
+ * e.g. "xfs-bad" for an image of other entries).
+ */
+int run_manifest(struct suite *s, const char *manifest, const char *set,
+		 const char *root);
 
 /*
  * Persistence: persist_setup() leaves links in DIR before an unmount,
