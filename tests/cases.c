@@ -171,7 +171,7 @@ static void follow_chdir(int dfd, char *out)
 
 static void follow_execve(int dfd, char *out)
 {
-	char *argv[] = { "e", NULL }, *envp[] = { NULL };
+	static char *const argv[] = { "e", NULL }, *const envp[] = { NULL };
 	int pfd[2], err = 0, status;
 	ssize_t n;
 	pid_t pid;
@@ -568,7 +568,7 @@ const struct tcase cases[] = {
 	{ "ctl.empty_pathname", "ENOENT", 0, ctl_empty_path },
 };
 
-const unsigned int nr_cases = sizeof(cases) / sizeof(cases[0]);
+const unsigned int nr_cases = ARRAY_SIZE(cases);
 
 /* The mission says stat("") is ENOENT; claiming "ok" must show as a failure. */
 const struct tcase selftest_fail_case = {

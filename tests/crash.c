@@ -75,7 +75,7 @@ static unsigned int count_later_inodes(void)
 	unsigned int i, n = 0;
 	struct stat st;
 
-	for (i = 0; i < sizeof(later) / sizeof(later[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(later); i++)
 		n += lstat(later[i], &st) == 0;
 	return n;
 }

@@ -49,7 +49,7 @@ struct options {
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: see the comment at the top of tests/emptylink.c\n");
+	fprintf(stderr, "usage: see the comment at the top of emptylink.c\n");
 	exit(2);
 }
 
@@ -80,24 +80,65 @@ static void parse_args(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof(*o));
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'k': o->s.w.kernel = optarg; break;
-		case 'f': o->s.w.fs = optarg; break;
-		case 'o': o->s.w.source = optarg; break;
-		case 'd': o->dir = optarg; break;
-		case 'l': o->from = optarg; break;
-		case 'e': o->expect = optarg; break;
-		case 'i': o->s.index = atoi(optarg); break;
-		case 'm': o->mode = MANIFEST; o->arg = optarg; break;
-		case 'S': o->set = optarg; break;
-		case 'p': o->mode = PERSIST; o->dir = optarg; break;
-		case 'P': o->mode = PERSIST_SETUP; o->dir = optarg; break;
-		case 'c': o->mode = CRASH; o->dir = optarg; break;
-		case 'C': o->mode = CRASH_SETUP; o->dir = optarg; break;
-		case 'r': o->mode = CLEANUP; o->dir = optarg; break;
-		case 'j': o->mode = JUDGE; break;
-		case 's': o->selftest_fail = 1; break;
-		case 'b': o->s.broken = optarg; break;
-		default: usage();
+		case 'k':
+			o->s.w.kernel = optarg;
+			break;
+		case 'f':
+			o->s.w.fs = optarg;
+			break;
+		case 'o':
+			o->s.w.source = optarg;
+			break;
+		case 'd':
+			o->dir = optarg;
+			break;
+		case 'l':
+			o->from = optarg;
+			break;
+		case 'e':
+			o->expect = optarg;
+			break;
+		case 'i':
+			o->s.index = atoi(optarg);
+			break;
+		case 'm':
+			o->mode = MANIFEST;
+			o->arg = optarg;
+			break;
+		case 'S':
+			o->set = optarg;
+			break;
+		case 'p':
+			o->mode = PERSIST;
+			o->dir = optarg;
+			break;
+		case 'P':
+			o->mode = PERSIST_SETUP;
+			o->dir = optarg;
+			break;
+		case 'c':
+			o->mode = CRASH;
+			o->dir = optarg;
+			break;
+		case 'C':
+			o->mode = CRASH_SETUP;
+			o->dir = optarg;
+			break;
+		case 'r':
+			o->mode = CLEANUP;
+			o->dir = optarg;
+			break;
+		case 'j':
+			o->mode = JUDGE;
+			break;
+		case 's':
+			o->selftest_fail = 1;
+			break;
+		case 'b':
+			o->s.broken = optarg;
+			break;
+		default:
+			usage();
 		}
 	}
 	if (o->mode == PERSIST_SETUP || o->mode == CRASH_SETUP)

@@ -30,7 +30,7 @@ const char *errno_name(int err)
 	static char other[16];
 	size_t i;
 
-	for (i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(errnos); i++)
 		if (errnos[i].err == err)
 			return errnos[i].name;
 	snprintf(other, sizeof(other), "E%d", err);

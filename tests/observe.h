@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #define OBS_LEN 64
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* "ok" when rc >= 0, else the name of errno. */
 void obs_rc(char *out, long rc);

@@ -129,7 +129,7 @@ static const struct {
 
 unsigned int persist_count(void)
 {
-	return sizeof(persist_cases) / sizeof(persist_cases[0]);
+	return ARRAY_SIZE(persist_cases);
 }
 
 void persist_report(struct suite *s)

@@ -54,8 +54,10 @@ int run_table(struct suite *s, const char *dir, const char *from,
 	}
 	ktap_begin(s, n);
 	for (i = 0; i < n; i++) {
-		const struct tcase *t = i < nr_cases ? &cases[i] :
-						       &selftest_fail_case;
+		const struct tcase *t = &selftest_fail_case;
+
+		if (i < nr_cases)
+			t = &cases[i];
 
 		if (!s->broken && run_case(dir, from, t, observed) < 0) {
 			printf("not ok %d %s.%s # harness error\n", s->index,
