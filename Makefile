@@ -17,7 +17,7 @@ export EMPTYLINK_T0 := $(shell date +%s)
 IMAGES := $(patsubst fs-images/%.img.zst,$(B)/images/%.img,$(wildcard fs-images/*.img.zst))
 
 # The distributions' fsck tools, patched to keep empty links.
-PROGS := $(B)/progs/bin/xfs_repair
+PROGS := $(B)/progs/bin/xfs_repair $(B)/progs/bin/btrfs.static
 
 run: deps kernels $(B)/initramfs.cpio $(B)/accel $(IMAGES) $(PROGS)
 	ACCEL=$$(cat $(B)/accel) harness/run-matrix.sh $(RESULTS) $(B)/initramfs.cpio \
@@ -43,8 +43,8 @@ $(B)/emptylink: $(TEST_SRCS) | deps
 	@mkdir -p $(@D)
 	gcc -static -O2 -Wall -Wextra -Wno-unused-parameter -Werror -o $@ $(filter %.c,$^)
 
-$(B)/initramfs.cpio: $(B)/emptylink tests/expected.txt fs-images/manifest.txt harness/guest-init.sh harness/initramfs.sh harness/cpio-empty-links.sh | kernels
-	harness/initramfs.sh $(SRC)/vanilla/usr/gen_init_cpio $(B)/emptylink tests/expected.txt fs-images/manifest.txt $@
+$(B)/initramfs.cpio: $(B)/emptylink tests/expected.txt fs-images/manifest.txt $(B)/progs/bin/btrfs.static harness/guest-init.sh harness/initramfs.sh harness/cpio-empty-links.sh | kernels
+	harness/initramfs.sh $(SRC)/vanilla/usr/gen_init_cpio $(B)/emptylink tests/expected.txt fs-images/manifest.txt $(B)/progs/bin/btrfs.static $@
 
 # The prebuilt images, decompressed; each boot works on its own copy.
 $(B)/images/%.img: fs-images/%.img.zst
@@ -57,6 +57,8 @@ images: $(B)/btrfs-empty-link | deps
 
 $(B)/progs/bin/xfs_repair: $(wildcard patches/xfsprogs/*.patch) harness/progs.sh | deps
 	harness/progs.sh xfsprogs $(B)/progs
+$(B)/progs/bin/btrfs.static: $(wildcard patches/btrfs-progs/*.patch) harness/progs.sh | deps
+	harness/progs.sh btrfs-progs $(B)/progs
 
 $(B)/btrfs-empty-link: fs-images/btrfs-empty-link.c | deps
 	@mkdir -p $(@D)

@@ -80,7 +80,20 @@ plan_xfs() {
 	echo "sh $g mark echo \"<5>emptylink: expect corruption: end\" >/dev/kmsg"
 	echo "sh $g umount umount /img/xfs-bad"
 }
-plan_btrfs() { plan_disk btrfs; }
+# btrfs also snapshots the image and the scratch filesystem, and sends
+# a read-only snapshot of the image into the scratch filesystem (the
+# static btrfs tool from patches/btrfs-progs is /bin/btrfs).
+plan_btrfs() {
+	plan_disk btrfs
+	g=btrfs_snap img=$(disk btrfs-image) scr=$(disk btrfs-scratch)
+	echo "sh $g mount mount -t btrfs $img /img/btrfs && mount -t btrfs $scr /mnt/btrfs"
+	echo "sh $g snapshot btrfs subvolume snapshot /img/btrfs /img/btrfs/snap && btrfs subvolume snapshot /mnt/btrfs /mnt/btrfs/snap"
+	echo "run $g btrfs --links / --source snapshot img/btrfs/snap/empty img/btrfs/snap/dir/empty img/btrfs/snap/inline0 mnt/btrfs/snap/run/read.readlink/e"
+	echo "sh $g send btrfs subvolume snapshot -r /img/btrfs /img/btrfs/ro && btrfs send -f /send.stream /img/btrfs/ro"
+	echo "sh $g receive btrfs receive -f /send.stream /mnt/btrfs"
+	echo "run $g btrfs --links /mnt/btrfs/ro --source send empty dir/empty inline0"
+	echo "sh $g umount umount /img/btrfs && umount /mnt/btrfs"
+}
 
 # The main boot's last steps: links on the crash disk, left dirty, since
 # the guest then reboots without syncing or unmounting (see crash.c).

@@ -1,7 +1,8 @@
 #!/bin/sh
-# initramfs.sh GEN_INIT_CPIO TESTBIN EXPECTED MANIFEST OUT: the guest's
-# initramfs: busybox-static, /init, the test program, the expectations,
-# the images' manifest, and the fixture empty links (a second cpio archive
+# initramfs.sh GEN_INIT_CPIO TESTBIN EXPECTED MANIFEST BTRFS OUT: the
+# guest's initramfs: busybox-static, /init, the test program, the
+# expectations, the images' manifest, a static btrfs tool (snapshots,
+# send/receive), and the fixture empty links (a second cpio archive
 # appended to the first).
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -10,9 +11,11 @@ gen=$1
 testbin=$2
 expected=$3
 manifest=$4
-out=$5
+btrfs=$5
+out=$6
 here=$(cd "$(dirname "$0")" && pwd)
 
+[ -x "$btrfs" ] || die "$btrfs is missing: make builds it (harness/progs.sh btrfs-progs)"
 [ -x "$gen" ] || die "$gen is missing: build the vanilla kernel first"
 [ -x /bin/busybox ] || die "/bin/busybox is missing (Debian package busybox-static)"
 ! readelf -l /bin/busybox | grep -q INTERP ||
@@ -35,6 +38,7 @@ file /init $here/guest-init.sh 0755 0 0
 file /emptylink $testbin 0755 0 0
 file /expected.txt $expected 0644 0 0
 file /manifest.txt $manifest 0644 0 0
+file /bin/btrfs $btrfs 0755 0 0
 LIST
 
 { "$gen" -t 0 "$list" && "$here/cpio-empty-links.sh" /fixtures/empty; } >"$out.tmp" ||

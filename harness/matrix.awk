@@ -55,7 +55,7 @@ function add(list, item, seen) {
 END {
 	nf = count["fs"]; nk = count["kernel"]; nr = count["row"]
 	w = 14
-	printf "%-38s", "source / case"
+	printf "%-46s", "source / case"
 	for (i = 1; i <= nf; i++)
 		for (j = 1; j <= nk; j++)
 			printf " %-" w "s", order["fs", i] "/" order["kernel", j]
@@ -63,7 +63,7 @@ END {
 	bad = 0; npass = 0; nxfail = 0
 	for (r = 1; r <= nr; r++) {
 		split(order["row", r], rk, SUBSEP)
-		printf "%-38s", rk[1] " " rk[2]
+		printf "%-46s", rk[1] " " rk[2]
 		for (i = 1; i <= nf; i++) {
 			for (j = 1; j <= nk; j++) {
 				key = order["kernel", j] SUBSEP order["fs", i] SUBSEP rk[1] SUBSEP rk[2]

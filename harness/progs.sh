@@ -1,6 +1,6 @@
 #!/bin/sh
 # progs.sh NAME OUT: build the fsck tool of Debian source package NAME
-# (xfsprogs; later e2fsprogs, btrfs-progs) with patches/NAME/*.patch
+# (xfsprogs, btrfs-progs; later e2fsprogs) with patches/NAME/*.patch
 # applied, and install the tool into OUT/bin.  The source comes from
 # Debian with `apt-get source` into OUT/NAME (ignored, never in the
 # repository); this script adds the deb-src entry and the build
@@ -69,6 +69,14 @@ prepare_source() {
 	}
 }
 
+# btrfs for the host's checks, btrfs.static for the guest (send/receive
+# and snapshots: the guest has no shared libraries).
+build_btrfs_progs() {
+	./autogen.sh && ./configure --disable-documentation --disable-python \
+		--disable-convert && make -j"$(($(nproc) + 1))" btrfs btrfs.static &&
+		cp btrfs "$out/bin/btrfs" && cp btrfs.static "$out/bin/btrfs.static"
+}
+
 build_xfsprogs() {
 	./configure --quiet && make headers && make -j"$(($(nproc) + 1))" repair &&
 		cp repair/xfs_repair "$out/bin/xfs_repair"
@@ -77,7 +85,7 @@ build_xfsprogs() {
 ensure_sources
 prepare_source
 say "progs: building $name (log: $out/$name.build.log)"
-"build_$name" >"$out/$name.build.log" 2>&1 || {
+"build_$(echo "$name" | tr - _)" >"$out/$name.build.log" 2>&1 || {
 	tail -n 20 "$out/$name.build.log" >&2
 	die "building $name failed, see $out/$name.build.log"
 }

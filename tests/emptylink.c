@@ -16,6 +16,8 @@
  *        after a crash and log recovery, read what --crash-setup DIR left
  *   --cleanup DIR --source LABEL
  *        DIR was removed and the filesystem remounted: it must be gone
+ *   --links ROOT --source LABEL PATH...
+ *        each PATH under ROOT must be an empty link (snapshots, send)
  *   --judge NAME=OBSERVED... --source LABEL
  *        host-measured verdicts (fsck), judged like the rest
  *
@@ -38,7 +40,7 @@
 #include "suites.h"
 
 enum mode { TABLE, MANIFEST, PERSIST, PERSIST_SETUP, CRASH, CRASH_SETUP,
-	    CLEANUP, JUDGE };
+	    CLEANUP, LINKS, JUDGE };
 
 struct options {
 	struct suite s;
@@ -70,6 +72,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "crash", required_argument, NULL, 'c' },
 		{ "crash-setup", required_argument, NULL, 'C' },
 		{ "cleanup", required_argument, NULL, 'r' },
+		{ "links", required_argument, NULL, 'L' },
 		{ "judge", no_argument, NULL, 'j' },
 		{ "selftest-fail", no_argument, NULL, 's' },
 		{ "broken", required_argument, NULL, 'b' },
@@ -128,6 +131,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->mode = CLEANUP;
 			o->dir = optarg;
 			break;
+		case 'L':
+			o->mode = LINKS;
+			o->dir = optarg;
+			break;
 		case 'j':
 			o->mode = JUDGE;
 			break;
@@ -177,6 +184,8 @@ int main(int argc, char **argv)
 		return run_crash(&o.s, o.dir);
 	case CLEANUP:
 		return run_cleanup(&o.s, o.dir);
+	case LINKS:
+		return run_links(&o.s, o.dir, argv + optind, argc - optind);
 	case JUDGE:
 		return run_judge(&o.s, argv + optind, argc - optind);
 	default:

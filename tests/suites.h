@@ -42,6 +42,9 @@ int crash_setup(const char *dir);
 int run_crash(struct suite *s, const char *dir);
 int run_cleanup(struct suite *s, const char *dir);
 
+/* Each of paths, under root, must be an empty link. */
+int run_links(struct suite *s, const char *root, char **paths, int n);
+
 /* Host side: judge NAME=OBSERVED pairs (e.g. fsck verdicts). */
 int run_judge(struct suite *s, char **pairs, int n);
 
