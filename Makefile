@@ -4,7 +4,7 @@
 SHELL := /bin/sh
 B := build
 SRC := $(B)/src
-FS ?= tmpfs ext4 xfs btrfs
+FS ?= tmpfs ext4 ext4_inline ext4_eainode xfs btrfs
 KERNEL ?= vanilla patched
 RESULTS := results/$(shell date +%Y%m%d-%H%M%S)
 BZIMAGE = $(SRC)/$(1)/arch/x86/boot/bzImage
@@ -17,7 +17,7 @@ export EMPTYLINK_T0 := $(shell date +%s)
 IMAGES := $(patsubst fs-images/%.img.zst,$(B)/images/%.img,$(wildcard fs-images/*.img.zst))
 
 # The distributions' fsck tools, patched to keep empty links.
-PROGS := $(B)/progs/bin/xfs_repair $(B)/progs/bin/btrfs.static
+PROGS := $(B)/progs/bin/e2fsck $(B)/progs/bin/xfs_repair $(B)/progs/bin/btrfs.static
 
 run: deps kernels $(B)/initramfs.cpio $(B)/accel $(IMAGES) $(PROGS)
 	ACCEL=$$(cat $(B)/accel) harness/run-matrix.sh $(RESULTS) $(B)/initramfs.cpio \
@@ -55,6 +55,8 @@ $(B)/images/%.img: fs-images/%.img.zst
 images: $(B)/btrfs-empty-link | deps
 	fs-images/make-images.sh fs-images $(B)/btrfs-empty-link
 
+$(B)/progs/bin/e2fsck: $(wildcard patches/e2fsprogs/*.patch) harness/progs.sh | deps
+	harness/progs.sh e2fsprogs $(B)/progs
 $(B)/progs/bin/xfs_repair: $(wildcard patches/xfsprogs/*.patch) harness/progs.sh | deps
 	harness/progs.sh xfsprogs $(B)/progs
 $(B)/progs/bin/btrfs.static: $(wildcard patches/btrfs-progs/*.patch) harness/progs.sh | deps

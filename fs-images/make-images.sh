@@ -1,6 +1,6 @@
 #!/bin/sh
 # make-images.sh OUTDIR BTRFS_EMPTY_LINK: regenerate the prebuilt images
-# OUTDIR/{ext4,xfs,xfs-bad,btrfs}.img.zst that fs-images/manifest.txt
+# OUTDIR/{ext4,ext4-bad,xfs,xfs-bad,btrfs}.img.zst that fs-images/manifest.txt
 # describes,
 # with the filesystems' own userspace tools only: no kernel is involved,
 # since the point is to get empty links on disk the way another system
@@ -14,6 +14,7 @@
 set -eu
 . "$(dirname "$0")/../harness/lib.sh"
 
+mkdir -p "$1"
 out=$(cd "$1" && pwd)
 bel=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 export E2FSPROGS_FAKE_TIME=1000000000
@@ -59,7 +60,20 @@ make_ext4() {
 		debugfs -w -R "sif $l size 0" "$img" 2>/dev/null
 		debugfs -w -R "sif $l block[0] 0" "$img" 2>/dev/null
 	done
+	# The block keeps its body, as another system would write "": a NUL.
 	debugfs -w -R "sif /slowempty size 0" "$img" 2>/dev/null
+	debugfs -w -R "zap_block -f /slowempty -o 0 -l 1 -p 0 0" "$img" 2>/dev/null
+}
+
+# A fast symlink whose i_size (5) does not end at its body's NUL ("abc"):
+# the fast symlink length check must still reject it.
+make_ext4_bad() {
+	img=$work/ext4-bad.img
+	mkfs.ext4 -q -F -U 6c2e5b1e-0000-4000-8000-0000000bad04 \
+		-E hash_seed=6c2e5b1e-0000-4000-8000-0000000bad44 -L emptylinkbad \
+		"$img" 32M >/dev/null
+	debugfs -w -R "symlink /badfast abc" "$img" 2>/dev/null
+	debugfs -w -R "sif /badfast size 5" "$img" 2>/dev/null
 }
 
 make_xfs() {
@@ -149,7 +163,7 @@ ino_in() {
 		want && /name: / { if ($2 == name) { print loc; exit } ; want = 0 }'
 }
 
-for fs in ext4 xfs xfs_bad btrfs; do
+for fs in ext4 ext4_bad xfs xfs_bad btrfs; do
 	say "images: making $fs"
 	current=$fs
 	"make_$fs"

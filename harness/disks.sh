@@ -14,19 +14,34 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 PROGS=${PROGS:-build/progs}
 
+# Layout variants (ext4_inline, ...) have scratch filesystems only.
+has_image() {
+	case "$1" in *_*) return 1 ;; esac
+	return 0
+}
+
 # Images of other entries besides FS.img (fs-images/manifest.txt).
 extra_images() {
-	case "$1" in xfs) echo bad ;; esac
+	case "$1" in ext4|xfs) echo bad ;; esac
 }
 
 is_disk() {
-	case "$1" in ext4|xfs|btrfs) return 0 ;; esac
+	case "$1" in ext4|ext4_*|xfs|btrfs) return 0 ;; esac
 	return 1
+}
+
+# A filesystem name is its type, or TYPE_LAYOUT for a variant.
+fstype() {
+	echo "${1%%_*}"
 }
 
 mkscratch() { # fs file
 	case "$1" in
 	ext4)	truncate -s 64M "$2" && mkfs.ext4 -q -F "$2" ;;
+	ext4_inline)
+		truncate -s 64M "$2" && mkfs.ext4 -q -F -O inline_data "$2" ;;
+	ext4_eainode)
+		truncate -s 64M "$2" && mkfs.ext4 -q -F -O ea_inode "$2" ;;
 	xfs)	truncate -s 300M "$2" && mkfs.xfs -q -f "$2" ;;
 	btrfs)	truncate -s 128M "$2" && mkfs.btrfs -q -f "$2" >/dev/null ;;
 	esac
@@ -37,7 +52,7 @@ mkscratch() { # fs file
 checker() { # fs stock|patched
 	bin=
 	[ "$2" = patched ] && bin=$PROGS/bin/
-	case "$1" in
+	case "$(fstype "$1")" in
 	ext4)	tool=e2fsck args=-fn ;;
 	xfs)	tool=xfs_repair args=-n ;;
 	btrfs)	tool="btrfs check" args=--readonly ;;
@@ -57,7 +72,7 @@ check() { # fs file log command...
 	if [ "$fs" = btrfs ] && [ "$rc" -eq 0 ]; then
 		"$@" --mode=lowmem "$file" >>"$log" 2>&1 || rc=$?
 	fi
-	case "$fs:$rc" in
+	case "$(fstype "$fs"):$rc" in
 	*:0) echo clean ;;
 	ext4:4|xfs:1|btrfs:1) echo errors ;;
 	xfs:2) echo dirty-log ;;
@@ -65,19 +80,24 @@ check() { # fs file log command...
 	esac
 }
 
-# Repair (not just check) a copy of the image with the given repairer,
-# then look for the image's /empty with the filesystem's own debugger:
-# "kept" or "deleted".
+# Repair (not just check) a copy of the image with the stock or patched
+# tool, then look for the image's /empty with the filesystem's own
+# debugger: "kept" or "deleted".
 repair_keeps() { # fs image log variant
 	copy=$2.repair
+	bin=
+	[ "$4" = patched ] && bin=$PROGS/bin/
 	cp --sparse=always "$2" "$copy"
-	case "$1:$4" in
-	xfs:stock)	xfs_repair "$copy" >"$3" 2>&1 || true ;;
-	xfs:patched)	"$PROGS/bin/xfs_repair" "$copy" >"$3" 2>&1 || true ;;
-	esac
 	case "$1" in
-	xfs)	xfs_db -c "path /empty" -c "print core.mode" "$copy" 2>&1 |
+	ext4)	"${bin}e2fsck" -fy "$copy" >"$3" 2>&1 || true
+		debugfs -R "stat /empty" "$copy" 2>&1 |
+			grep -q 'Type: symlink' && echo kept || echo deleted ;;
+	xfs)	"${bin}xfs_repair" "$copy" >"$3" 2>&1 || true
+		xfs_db -c "path /empty" -c "print core.mode" "$copy" 2>&1 |
 			grep -q 'core.mode = 0120777' && echo kept || echo deleted ;;
+	btrfs)	"${bin}btrfs" check --repair --force "$copy" >"$3" 2>&1 || true
+		btrfs inspect-internal dump-tree -t fs "$copy" 2>&1 |
+			grep -q 'name: inline0' && echo kept || echo deleted ;;
 	esac
 	rm -f "$copy"
 }
@@ -88,8 +108,11 @@ prepare() {
 	mkdir -p "$out"
 	for fs in "$@"; do
 		is_disk "$fs" || continue
-		[ -f "$images/$fs.img" ] || die "no prebuilt $fs image at $images/$fs.img"
-		cp --sparse=always "$images/$fs.img" "$out/$fs-image.img"
+		if has_image "$fs"; then
+			[ -f "$images/$fs.img" ] ||
+				die "no prebuilt $fs image at $images/$fs.img"
+			cp --sparse=always "$images/$fs.img" "$out/$fs-image.img"
+		fi
 		for x in $(extra_images "$fs"); do
 			[ -f "$images/$fs-$x.img" ] ||
 				die "no prebuilt $fs-$x image at $images/$fs-$x.img"
@@ -109,6 +132,7 @@ args() {
 	for fs in "$@"; do
 		is_disk "$fs" || continue
 		for kind in image scratch crash $(extra_images "$fs"); do
+			[ -f "$out/$fs-$kind.img" ] || continue
 			printf '%s\n' -drive \
 				"file=$out/$fs-$kind.img,format=raw,if=none,id=$fs-$kind" \
 				-device "virtio-blk-pci,drive=$fs-$kind,serial=$fs-$kind"
@@ -127,6 +151,7 @@ fsck_all() {
 		for v in stock patched; do
 			cmd=$(checker "$fs" "$v") || continue
 			for kind in image scratch crash; do
+				[ -f "$out/$fs-$kind.img" ] || continue
 				# shellcheck disable=SC2086
 				set -- "$@" "$v-$kind=$(check "$fs" "$out/$fs-$kind.img" \
 					"$out/fsck-$v-$fs-$kind.log" $cmd)"
@@ -137,7 +162,7 @@ fsck_all() {
 				set -- "$@" "$v-$x-image=$(check "$fs" "$out/$fs-$x.img" \
 					"$out/fsck-$v-$fs-$x.log" $cmd)=errors"
 			done
-			[ "$fs" = xfs ] && set -- "$@" "$v-repair-image=$(repair_keeps \
+			[ -f "$out/$fs-image.img" ] && set -- "$@" "$v-repair-image=$(repair_keeps \
 				"$fs" "$out/$fs-image.img" "$out/repair-$v-$fs.log" "$v")=kept"
 		done
 		"$judge" --judge --kernel "$kernel" --fs "$fs" --source fsck \

@@ -54,11 +54,13 @@ function add(list, item, seen) {
 
 END {
 	nf = count["fs"]; nk = count["kernel"]; nr = count["row"]
-	w = 14
 	printf "%-46s", "source / case"
 	for (i = 1; i <= nf; i++)
-		for (j = 1; j <= nk; j++)
-			printf " %-" w "s", order["fs", i] "/" order["kernel", j]
+		for (j = 1; j <= nk; j++) {
+			h = order["fs", i] "/" order["kernel", j]
+			w[i, j] = length(h) > 14 ? length(h) : 14
+			printf " %-" w[i, j] "s", h
+		}
 	printf "\n"
 	bad = 0; npass = 0; nxfail = 0
 	for (r = 1; r <= nr; r++) {
@@ -83,7 +85,7 @@ END {
 				} else if (st == "pass") {
 					npass++
 				}
-				printf " %-" w "s", cell
+				printf " %-" w[i, j] "s", cell
 			}
 		}
 		printf "\n"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # progs.sh NAME OUT: build the fsck tool of Debian source package NAME
-# (xfsprogs, btrfs-progs; later e2fsprogs) with patches/NAME/*.patch
+# (e2fsprogs, xfsprogs, btrfs-progs) with patches/NAME/*.patch
 # applied, and install the tool into OUT/bin.  The source comes from
 # Debian with `apt-get source` into OUT/NAME (ignored, never in the
 # repository); this script adds the deb-src entry and the build
@@ -75,6 +75,13 @@ build_btrfs_progs() {
 	./autogen.sh && ./configure --disable-documentation --disable-python \
 		--disable-convert && make -j"$(($(nproc) + 1))" btrfs btrfs.static &&
 		cp btrfs "$out/bin/btrfs" && cp btrfs.static "$out/bin/btrfs.static"
+}
+
+build_e2fsprogs() {
+	mkdir -p build && cd build && ../configure --quiet --disable-nls \
+		--disable-fuse2fs && make -j"$(($(nproc) + 1))" libs &&
+		make -j"$(($(nproc) + 1))" -C e2fsck e2fsck &&
+		cp e2fsck/e2fsck "$out/bin/e2fsck"
 }
 
 build_xfsprogs() {

@@ -30,8 +30,8 @@ judge_boot() { # kernel dir name
 		"$top/tests/dmesg-expected.txt" >"$bd/dmesg-allowed"
 	# Corruption reports are expected between the guest's markers, where
 	# it reads inodes that are corrupt on purpose; there must be some.
-	awk '/emptylink: expect corruption: begin/ { inside = 1; next }
-	     /emptylink: expect corruption: end/ { inside = 0; next }
+	awk '/emptylink: (expect|allow) corruption: begin/ { inside = 1; next }
+	     /emptylink: (expect|allow) corruption: end/ { inside = 0; next }
 	     inside { print > "/dev/stderr"; next } { print }' \
 		"$bd/dmesg.log" 2>"$bd/dmesg-expected-corruption" |
 		grep -E "$problems" | grep -E -v -f "$bd/dmesg-allowed" \
