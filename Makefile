@@ -4,7 +4,7 @@
 SHELL := /bin/sh
 B := build
 SRC := $(B)/src
-FS ?= tmpfs ext4 ext4_inline ext4_eainode xfs btrfs
+FS ?= tmpfs ext4 ext4_inline ext4_eainode ext4_crypt xfs btrfs
 KERNEL ?= vanilla patched
 RESULTS := results/$(shell date +%Y%m%d-%H%M%S)
 BZIMAGE = $(SRC)/$(1)/arch/x86/boot/bzImage

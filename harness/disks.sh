@@ -42,6 +42,8 @@ mkscratch() { # fs file
 		truncate -s 64M "$2" && mkfs.ext4 -q -F -O inline_data "$2" ;;
 	ext4_eainode)
 		truncate -s 64M "$2" && mkfs.ext4 -q -F -O ea_inode "$2" ;;
+	ext4_crypt)
+		truncate -s 64M "$2" && mkfs.ext4 -q -F -O encrypt "$2" ;;
 	xfs)	truncate -s 300M "$2" && mkfs.xfs -q -f "$2" ;;
 	btrfs)	truncate -s 128M "$2" && mkfs.btrfs -q -f "$2" >/dev/null ;;
 	esac

@@ -98,6 +98,19 @@ plan_ext4() {
 # ext4 in the other layouts a link can live in: scratch filesystems only.
 plan_ext4_inline() { plan_scratch ext4_inline; }
 plan_ext4_eainode() { plan_scratch ext4_eainode; }
+
+# The table in an fscrypt directory (a test key, policy v2), then a
+# remount, which drops the key, and the links read back once it is added
+# again.
+plan_ext4_crypt() {
+	fs=ext4_crypt scr=$(disk ext4_crypt-scratch) g=ext4_crypt_scr
+	echo "sh $g mount mkdir -p /mnt/$fs && mount -t ext4 $scr /mnt/$fs"
+	echo "run $g $fs --dir /mnt/$fs/run --fscrypt"
+	echo "sh $g remount umount /mnt/$fs && mount -t ext4 $scr /mnt/$fs"
+	echo "sh $g unlock /emptylink --fscrypt-unlock /mnt/$fs"
+	echo "run $g $fs --links /mnt/$fs/run --source remount read.readlink/e self.link/h self.rename_to_subdir/sub/e"
+	echo "sh $g umount umount /mnt/$fs"
+}
 plan_xfs() {
 	plan_disk xfs
 	plan_bad xfs expect

@@ -16,8 +16,8 @@ timeout=${BOOT_TIMEOUT:-900}
 [ $# -gt 0 ] || die "no kernel named"
 for fs in $fslist; do
 	case "$fs" in
-	tmpfs|ext4|ext4_inline|ext4_eainode|xfs|btrfs) ;;
-	*) die "unknown filesystem '$fs' in FS (known: tmpfs ext4 ext4_inline ext4_eainode xfs btrfs)" ;;
+	tmpfs|ext4|ext4_inline|ext4_eainode|ext4_crypt|xfs|btrfs) ;;
+	*) die "unknown filesystem '$fs' in FS (known: tmpfs ext4 ext4_inline ext4_eainode ext4_crypt xfs btrfs)" ;;
 	esac
 done
 for k in "$@"; do

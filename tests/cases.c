@@ -110,16 +110,6 @@ static void read_statx(int dfd, char *out)
 
 /* Following it: one answer, ENOENT, whatever the path walk does */
 
-static void stat_type(const char *path, char *out)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		obs_rc(out, -1);
-	else
-		snprintf(out, OBS_LEN, "%s", type_name(st.st_mode));
-}
-
 static void open_type(int dfd, const char *path, int flags, char *out)
 {
 	int fd = openat(dfd, path, flags, 0644);
@@ -134,7 +124,7 @@ static void open_type(int dfd, const char *path, int flags, char *out)
 
 static void follow_stat(int dfd, char *out)
 {
-	stat_type("e", out);
+	obs_stat_type("e", out);
 }
 
 static void follow_open(int dfd, char *out)
@@ -221,12 +211,12 @@ static void follow_intermediate(int dfd, char *out)
 		return;
 	}
 	close(fd);
-	stat_type("e/x", out);
+	obs_stat_type("e/x", out);
 }
 
 static void follow_trailing_slash(int dfd, char *out)
 {
-	stat_type("e/", out);
+	obs_stat_type("e/", out);
 }
 
 static void follow_nofollow(int dfd, char *out)
@@ -441,7 +431,7 @@ static void ctl_normal_stat(int dfd, char *out)
 		return;
 	}
 	close(fd);
-	stat_type("n", out);
+	obs_stat_type("n", out);
 }
 
 static void ctl_normal_readlink(int dfd, char *out)
@@ -475,7 +465,7 @@ static void ctl_dangling_stat(int dfd, char *out)
 		snprintf(out, OBS_LEN, "setup:%s", errno_name(errno));
 		return;
 	}
-	stat_type("d", out);
+	obs_stat_type("d", out);
 }
 
 /* O_CREAT through a dangling link creates its target: the link was followed. */
@@ -517,7 +507,7 @@ static void ctl_magic(int dfd, char *out)
 
 static void ctl_empty_path(int dfd, char *out)
 {
-	stat_type("", out);
+	obs_stat_type("", out);
 }
 
 const struct tcase cases[] = {

@@ -5,8 +5,9 @@
  *
  *   emptylink --kernel K --fs FS --expect FILE --index N MODE
  *
- *   --dir DIR [--from LINK] [--selftest-fail]
- *        the test table in DIR; source "scratch", or "image" with --from
+ *   --dir DIR [--from LINK] [--fscrypt] [--selftest-fail]
+ *        the test table in DIR; source "scratch", or "image" with --from;
+ *        with --fscrypt DIR is made an encrypted directory first
  *   --manifest FILE --dir ROOT [--set NAME]
  *        the image mounted at ROOT against fs-images/manifest.txt (the
  *        entries for FS, or for NAME)
@@ -23,6 +24,7 @@
  *
  *   emptylink --persist-setup DIR      (prints no KTAP)
  *   emptylink --crash-setup DIR        (prints no KTAP)
+ *   emptylink --fscrypt-unlock DIR     (prints no KTAP)
  *
  * --broken STEP: a set-up step of this suite (a mount, say) failed; run
  * nothing and report every case as "broken:STEP", so the matrix shows
@@ -40,13 +42,13 @@
 #include "suites.h"
 
 enum mode { TABLE, MANIFEST, PERSIST, PERSIST_SETUP, CRASH, CRASH_SETUP,
-	    CLEANUP, LINKS, JUDGE };
+	    CLEANUP, LINKS, UNLOCK, JUDGE };
 
 struct options {
 	struct suite s;
 	enum mode mode;
 	const char *dir, *from, *expect, *arg, *set;
-	int selftest_fail;
+	int selftest_fail, fscrypt;
 };
 
 static void usage(void)
@@ -73,6 +75,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "crash-setup", required_argument, NULL, 'C' },
 		{ "cleanup", required_argument, NULL, 'r' },
 		{ "links", required_argument, NULL, 'L' },
+		{ "fscrypt", no_argument, NULL, 'F' },
+		{ "fscrypt-unlock", required_argument, NULL, 'U' },
 		{ "judge", no_argument, NULL, 'j' },
 		{ "selftest-fail", no_argument, NULL, 's' },
 		{ "broken", required_argument, NULL, 'b' },
@@ -135,6 +139,13 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->mode = LINKS;
 			o->dir = optarg;
 			break;
+		case 'F':
+			o->fscrypt = 1;
+			break;
+		case 'U':
+			o->mode = UNLOCK;
+			o->dir = optarg;
+			break;
 		case 'j':
 			o->mode = JUDGE;
 			break;
@@ -148,7 +159,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 			usage();
 		}
 	}
-	if (o->mode == PERSIST_SETUP || o->mode == CRASH_SETUP)
+	if (o->mode == PERSIST_SETUP || o->mode == CRASH_SETUP ||
+	    o->mode == UNLOCK)
 		return;
 	if (!o->s.w.kernel || !o->s.w.fs || !o->expect || o->s.index < 1 ||
 	    (o->mode != JUDGE && !o->dir))
@@ -173,6 +185,8 @@ int main(int argc, char **argv)
 		return persist_setup(o.dir);
 	if (o.mode == CRASH_SETUP)
 		return crash_setup(o.dir);
+	if (o.mode == UNLOCK)
+		return fscrypt_unlock(o.dir);
 	if (expect_load(o.expect) < 0)
 		return 2;
 	switch (o.mode) {
@@ -189,6 +203,11 @@ int main(int argc, char **argv)
 	case JUDGE:
 		return run_judge(&o.s, argv + optind, argc - optind);
 	default:
+		if (o.fscrypt && !o.s.broken && fscrypt_setup(o.dir) < 0) {
+			printf("not ok %d %s.%s # cannot make %s encrypted\n",
+			       o.s.index, o.s.w.fs, o.s.w.source, o.dir);
+			return 2;
+		}
 		return run_table(&o.s, o.dir, o.from, o.selftest_fail);
 	}
 }

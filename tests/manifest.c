@@ -82,16 +82,6 @@ static void obs_content(const char *path, const char *type, char *out)
 	obs_link(out, len, buf);
 }
 
-static void obs_follow(const char *path, char *out)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		obs_rc(out, -1);
-	else
-		snprintf(out, OBS_LEN, "%s", type_name(st.st_mode));
-}
-
 int run_manifest(struct suite *s, const char *manifest, const char *set,
 		 const char *root)
 {
@@ -133,7 +123,7 @@ int run_manifest(struct suite *s, const char *manifest, const char *set,
 
 		snprintf(name, sizeof(name), "%s:follow", e[i].path);
 		if (!s->broken)
-			obs_follow(path, observed);
+			obs_stat_type(path, observed);
 		ktap_case(s, name, e[i].follow, observed);
 	}
 	return ktap_end(s);

@@ -63,6 +63,16 @@ const char *type_name(mode_t mode)
 	return "?";
 }
 
+void obs_stat_type(const char *path, char *out)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		obs_rc(out, -1);
+	else
+		snprintf(out, OBS_LEN, "%s", type_name(st.st_mode));
+}
+
 void obs_fd_type(char *out, int fd)
 {
 	struct stat st;

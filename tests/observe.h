@@ -18,6 +18,8 @@ void obs_rc(char *out, long rc);
 const char *errno_name(int err);
 /* "dir", "reg", "lnk" ... for a st_mode. */
 const char *type_name(mode_t mode);
+/* The type of what path leads to (following links), or stat's errno. */
+void obs_stat_type(const char *path, char *out);
 /* The type of the file open on fd, or the errno of fstat. */
 void obs_fd_type(char *out, int fd);
 /* readlink()'s bytes, quoted, or its errno. */

@@ -42,6 +42,13 @@ int crash_setup(const char *dir);
 int run_crash(struct suite *s, const char *dir);
 int run_cleanup(struct suite *s, const char *dir);
 
+/*
+ * fscrypt_setup() makes dir an encrypted directory (v2 policy, a fixed
+ * test key); fscrypt_unlock() adds the key again after a remount.
+ */
+int fscrypt_setup(const char *dir);
+int fscrypt_unlock(const char *dir);
+
 /* Each of paths, under root, must be an empty link. */
 int run_links(struct suite *s, const char *root, char **paths, int n);
 
