@@ -75,9 +75,10 @@ selftest: kernels $(B)/initramfs.cpio $(B)/accel
 checkpatch: trees
 	harness/checkpatch.sh $(SRC)/vanilla patches
 
-# Every prefix of the series must build (bisectability).
-bisect-check: trees
-	harness/bisect-check.sh $(SRC) $(B)/logs/bisect.log
+# Every prefix of the series must build and boot (bisectability).
+bisect-check: trees $(B)/initramfs.cpio $(B)/accel $(IMAGES)
+	ACCEL=$$(cat $(B)/accel) harness/bisect-check.sh $(SRC) $(B)/logs/bisect.log \
+		$(B)/initramfs.cpio $(B)/images $(RESULTS)-bisect
 
 # After changing commits in $(SRC)/patched: write them back to patches/.
 series:
