@@ -87,13 +87,7 @@ static void read_readlink_opath(int dfd, char *out)
 
 static void read_lstat(int dfd, char *out)
 {
-	struct stat st;
-
-	if (lstat("e", &st) < 0)
-		obs_rc(out, -1);
-	else
-		snprintf(out, OBS_LEN, "%s:%lld", type_name(st.st_mode),
-			 (long long)st.st_size);
+	obs_lstat("e", out);
 }
 
 static void read_statx(int dfd, char *out)
@@ -104,8 +98,7 @@ static void read_statx(int dfd, char *out)
 		  &stx) < 0)
 		obs_rc(out, -1);
 	else
-		snprintf(out, OBS_LEN, "%s:%lld", type_name(stx.stx_mode),
-			 (long long)stx.stx_size);
+		obs_type_size(out, stx.stx_mode, stx.stx_size);
 }
 
 /* Following it: one answer, ENOENT, whatever the path walk does */
@@ -326,8 +319,7 @@ static void self_link(int dfd, char *out)
 	else if (st.st_nlink < 2)
 		snprintf(out, OBS_LEN, "nlink=%lu", (unsigned long)st.st_nlink);
 	else
-		snprintf(out, OBS_LEN, "%s:%lld", type_name(st.st_mode),
-			 (long long)st.st_size);
+		obs_type_size(out, st.st_mode, st.st_size);
 }
 
 static void self_lchown(int dfd, char *out)

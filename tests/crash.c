@@ -55,17 +55,6 @@ int crash_setup(const char *dir)
 	return 0;
 }
 
-static void obs_lstat(const char *path, char *out)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0)
-		obs_rc(out, -1);
-	else
-		snprintf(out, OBS_LEN, "%s:%lld", type_name(st.st_mode),
-			 (long long)st.st_size);
-}
-
 /* The inodes crash_setup() made after the ffree record that still exist. */
 static unsigned int count_later_inodes(void)
 {

@@ -49,19 +49,6 @@ static int load(const char *manifest, const char *set, const char *fs,
 	return n;
 }
 
-static void obs_lstat(const char *path, char *out)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0)
-		obs_rc(out, -1);
-	else if (S_ISDIR(st.st_mode))
-		snprintf(out, OBS_LEN, "dir");
-	else
-		snprintf(out, OBS_LEN, "%s:%lld", type_name(st.st_mode),
-			 (long long)st.st_size);
-}
-
 static void obs_content(const char *path, const char *type, char *out)
 {
 	char buf[512];

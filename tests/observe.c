@@ -83,6 +83,24 @@ void obs_fd_type(char *out, int fd)
 		snprintf(out, OBS_LEN, "%s", type_name(st.st_mode));
 }
 
+void obs_type_size(char *out, mode_t mode, long long size)
+{
+	if (S_ISDIR(mode))
+		snprintf(out, OBS_LEN, "dir");
+	else
+		snprintf(out, OBS_LEN, "%s:%lld", type_name(mode), size);
+}
+
+void obs_lstat(const char *path, char *out)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		obs_rc(out, -1);
+	else
+		obs_type_size(out, st.st_mode, st.st_size);
+}
+
 /* A long run of one character reads as c*N, as in fs-images/manifest.txt. */
 static int one_char_run(long len, const char *buf)
 {

@@ -22,6 +22,10 @@ const char *type_name(mode_t mode);
 void obs_stat_type(const char *path, char *out);
 /* The type of the file open on fd, or the errno of fstat. */
 void obs_fd_type(char *out, int fd);
+/* "lnk:0", "reg:5": type and size; "dir" alone (its size is the fs's). */
+void obs_type_size(char *out, mode_t mode, long long size);
+/* obs_type_size() of what lstat() says of path, or its errno. */
+void obs_lstat(const char *path, char *out);
 /* readlink()'s bytes, quoted, or its errno. */
 void obs_link(char *out, long len, const char *buf);
 

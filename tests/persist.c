@@ -92,11 +92,7 @@ static void persist_case(int i, char *out)
 		obs_link(out, readlink("e", buf, sizeof(buf)), buf);
 		break;
 	case 1:
-		if (lstat("e", &st) < 0)
-			obs_rc(out, -1);
-		else
-			snprintf(out, OBS_LEN, "%s:%lld", type_name(st.st_mode),
-				 (long long)st.st_size);
+		obs_lstat("e", out);
 		break;
 	case 2:
 		obs_rc(out, stat("e", &st));
