@@ -1,29 +1,35 @@
 # The whole flow: packages -> kernel trees -> kernels -> guest -> boot each
-# kernel once -> matrix.  `make run` is the main job, `make check` the tests.
-# FS=... and KERNEL=... select a subset: make run FS=tmpfs KERNEL=patched
+# kernel (main boot, recovery boot) -> fsck on the host -> judge -> matrix.
+# `make run` is the main job, `make check` the tests.  Every filesystem
+# is an entry of harness/filesystems.txt; FS=... and KERNEL=... select a
+# subset: make run FS="tmpfs xfs" KERNEL=patched
 SHELL := /bin/sh
 B := build
 SRC := $(B)/src
-FS ?= tmpfs ext4 ext4_inline ext4_eainode ext4_crypt xfs btrfs
+REG := harness/registry.sh
+ALL_FS := $(shell $(REG) names)
+FS ?= $(ALL_FS)
 KERNEL ?= vanilla patched
 RESULTS := results/$(shell date +%Y%m%d-%H%M%S)
 BZIMAGE = $(SRC)/$(1)/arch/x86/boot/bzImage
 TEST_SRCS := $(wildcard tests/*.c tests/*.h)
 export EMPTYLINK_T0 := $(shell date +%s)
 
-.PHONY: run check deps trees kernels images selftest checkpatch bisect-check series clean
+.PHONY: run check deps trees kernels images selftest lint checkpatch \
+	bisect-check rejudge series clean
 .DEFAULT_GOAL := run
 
 IMAGES := $(patsubst fs-images/%.img.zst,$(B)/images/%.img,$(wildcard fs-images/*.img.zst))
 
-# The distributions' fsck tools, patched to keep empty links.
-PROGS := $(B)/progs/bin/e2fsck $(B)/progs/bin/xfs_repair $(B)/progs/bin/btrfs.static
+# The distributions' fsck tools, patched to keep empty links: one build
+# per Debian source package the registry names (harness/progs.sh).
+PROGS := $(patsubst %,$(B)/progs/%.built,$(shell $(REG) progs $(ALL_FS)))
 
 run: deps kernels $(B)/initramfs.cpio $(B)/accel $(IMAGES) $(PROGS)
 	ACCEL=$$(cat $(B)/accel) harness/run-matrix.sh $(RESULTS) $(B)/initramfs.cpio \
 		$(B)/images $(B)/emptylink "$(FS)" $(KERNEL)
 
-check: run selftest checkpatch bisect-check
+check: run selftest lint checkpatch bisect-check
 
 deps:
 	@harness/deps.sh
@@ -39,28 +45,28 @@ kernels: trees
 	harness/kernel-build.sh $(SRC)/vanilla $(B)/logs/kernel-vanilla.log
 	harness/kernel-build.sh $(SRC)/patched $(B)/logs/kernel-patched.log
 
+# The test program: the guest's observer and the host's judge.
 $(B)/emptylink: $(TEST_SRCS) | deps
 	@mkdir -p $(@D)
 	gcc -static -O2 -Wall -Wextra -Wno-unused-parameter -Werror -o $@ $(filter %.c,$^)
 
-$(B)/initramfs.cpio: $(B)/emptylink tests/expected.txt fs-images/manifest.txt $(B)/progs/bin/btrfs.static harness/guest-init.sh harness/initramfs.sh harness/cpio-empty-links.sh | kernels
-	harness/initramfs.sh $(SRC)/vanilla/usr/gen_init_cpio $(B)/emptylink tests/expected.txt fs-images/manifest.txt $(B)/progs/bin/btrfs.static $@
+$(B)/initramfs.cpio: $(B)/emptylink harness/filesystems.txt harness/registry.sh fs-images/manifest.txt $(PROGS) harness/guest-init.sh harness/initramfs.sh harness/cpio-empty-links.sh | kernels
+	harness/initramfs.sh $(SRC)/vanilla/usr/gen_init_cpio $(B)/emptylink $(B)/progs/bin $@
 
 # The prebuilt images, decompressed; each boot works on its own copy.
 $(B)/images/%.img: fs-images/%.img.zst
 	@mkdir -p $(@D)
 	zstd -q -d -f $< -o $@
 
-# Regenerate fs-images/*.img.zst from the filesystems' own tools.
+# Regenerate fs-images/*.img.zst from the filesystems' own tools
+# (ONLY="ext2 ..." for some of them).
 images: $(B)/btrfs-empty-link | deps
-	fs-images/make-images.sh fs-images $(B)/btrfs-empty-link
+	fs-images/make-images.sh fs-images $(B)/btrfs-empty-link $(ONLY)
 
-$(B)/progs/bin/e2fsck: $(wildcard patches/e2fsprogs/*.patch) harness/progs.sh | deps
-	harness/progs.sh e2fsprogs $(B)/progs
-$(B)/progs/bin/xfs_repair: $(wildcard patches/xfsprogs/*.patch) harness/progs.sh | deps
-	harness/progs.sh xfsprogs $(B)/progs
-$(B)/progs/bin/btrfs.static: $(wildcard patches/btrfs-progs/*.patch) harness/progs.sh | deps
-	harness/progs.sh btrfs-progs $(B)/progs
+.SECONDEXPANSION:
+$(B)/progs/%.built: $$(wildcard patches/$$*/*.patch) harness/progs.sh | deps
+	harness/progs.sh $* $(B)/progs
+	touch $@
 
 $(B)/btrfs-empty-link: fs-images/btrfs-empty-link.c | deps
 	@mkdir -p $(@D)
@@ -69,8 +75,13 @@ $(B)/btrfs-empty-link: fs-images/btrfs-empty-link.c | deps
 $(B)/accel: | kernels
 	harness/accel.sh $(call BZIMAGE,vanilla) >$@
 
-selftest: kernels $(B)/initramfs.cpio $(B)/accel
-	ACCEL=$$(cat $(B)/accel) harness/selftest.sh $(call BZIMAGE,patched) $(B)/initramfs.cpio $(RESULTS)-selftest
+selftest: kernels $(B)/initramfs.cpio $(B)/accel $(IMAGES)
+	ACCEL=$$(cat $(B)/accel) harness/selftest.sh $(call BZIMAGE,patched) \
+		$(B)/initramfs.cpio $(B)/emptylink $(RESULTS)-selftest
+
+# shellcheck on every script; kernel style on the test program.
+lint: trees
+	harness/lint.sh $(SRC)/vanilla
 
 checkpatch: trees
 	harness/checkpatch.sh $(SRC)/vanilla patches
@@ -79,6 +90,10 @@ checkpatch: trees
 bisect-check: trees $(B)/initramfs.cpio $(B)/accel $(IMAGES)
 	ACCEL=$$(cat $(B)/accel) harness/bisect-check.sh $(SRC) $(B)/logs/bisect.log \
 		$(B)/initramfs.cpio $(B)/images $(RESULTS)-bisect
+
+# Judge an archived run again, with today's tests/expected.txt: no boot.
+rejudge: $(B)/emptylink trees
+	harness/report.sh $(if $(filter command line,$(origin RESULTS)),$(RESULTS),results/latest) $(B)/emptylink
 
 # After changing commits in $(SRC)/patched: write them back to patches/.
 series:

@@ -1,8 +1,11 @@
 #!/bin/sh
-# make-images.sh OUTDIR BTRFS_EMPTY_LINK: regenerate the prebuilt images
-# OUTDIR/{ext4,ext4-bad,xfs,xfs-bad,btrfs}.img.zst that fs-images/manifest.txt
-# describes,
-# with the filesystems' own userspace tools only: no kernel is involved,
+# make-images.sh OUTDIR BTRFS_EMPTY_LINK [FILE...]: regenerate the prebuilt images
+# that harness/filesystems.txt names ("image FILE SETS", "bad FILE SET")
+# as OUTDIR/FILE.img.zst; fs-images/manifest.txt describes them.  Each is
+# made by the recipe make_RECIPE below: for an image the last of its
+# SETS (extfs, xfs, btrfs), for a bad image its SET.  With FILE...,
+# only those images.  They use the
+# filesystems' own userspace tools only: no kernel is involved,
 # since the point is to get empty links on disk the way another system
 # would have written them.  Each link that ends up empty is first made
 # with the one-byte body "E", then edited:
@@ -24,6 +27,7 @@ current=
 # Each make_* step runs under set -e (not in an || list, where the shell
 # would ignore it), so the first failing tool stops the script; say which
 # image it was making.
+# shellcheck disable=SC2154 # rc is assigned in the trap itself
 trap 'rc=$?; rm -rf "$work"; [ "$rc" -eq 0 ] || echo "error: could not make the $current image" >&2' EXIT
 
 # 200 bytes: a slow link on ext4 (over 60); on xfs it stays in the inode,
@@ -47,13 +51,18 @@ stamp_tree() {
 	find "$1" -exec touch -h -d "$stamp" {} +
 }
 
-make_ext4() {
+reg() { "$(dirname "$0")/../harness/registry.sh" "$@"; }
+
+# Any filesystem of the ext family: mke2fs -t TYPE (the registry's type).
+make_extfs() { # fs img
+	type=$(reg get "$1" type)
 	t=$work/ext4-tree
+	rm -rf "$t"
 	cp -a "$tree" "$t"
 	ln -s "$(printf 'y%.0s' $(seq 100))" "$t/slowempty"
 	stamp_tree "$t"
-	img=$work/ext4.img
-	mkfs.ext4 -q -F -d "$t" -U 6c2e5b1e-0000-4000-8000-00000000e4e4 \
+	img=$2
+	mke2fs -t "${type:-$1}" -q -F -d "$t" -U 6c2e5b1e-0000-4000-8000-00000000e4e4 \
 		-E hash_seed=6c2e5b1e-0000-4000-8000-0000000000e4 -L emptylink \
 		"$img" 32M >/dev/null
 	for l in /empty /dir/empty; do
@@ -67,8 +76,8 @@ make_ext4() {
 
 # A fast symlink whose i_size (5) does not end at its body's NUL ("abc"):
 # the fast symlink length check must still reject it.
-make_ext4_bad() {
-	img=$work/ext4-bad.img
+make_ext4_bad() { # fs img
+	img=$2
 	mkfs.ext4 -q -F -U 6c2e5b1e-0000-4000-8000-0000000bad04 \
 		-E hash_seed=6c2e5b1e-0000-4000-8000-0000000bad44 -L emptylinkbad \
 		"$img" 32M >/dev/null
@@ -76,7 +85,7 @@ make_ext4_bad() {
 	debugfs -w -R "sif /badfast size 5" "$img" 2>/dev/null
 }
 
-make_xfs() {
+make_xfs() { # fs img
 	proto=$work/xfs.proto
 	cat >"$proto" <<PROTO
 emptylink
@@ -93,7 +102,7 @@ empty l--777 0 0 E
 \$
 \$
 PROTO
-	img=$work/xfs.img
+	img=$2
 	truncate -s 300M "$img"
 	mkfs.xfs -q -f -m uuid=6c2e5b1e-0000-4000-8000-0000000000f5 -L emptylink \
 		-p "$proto" "$img"
@@ -106,7 +115,7 @@ PROTO
 # kernel and xfs_repair still reject what the zero-length checks were
 # for: a zero-length directory, a zero-length symlink that maps blocks
 # (extents format), a local symlink whose size exceeds its fork.
-make_xfs_bad() {
+make_xfs_bad() { # fs img
 	proto=$work/xfs-bad.proto
 	cat >"$proto" <<PROTO
 emptylink-bad
@@ -118,7 +127,7 @@ zeroext l--777 0 0 $(printf 'z%.0s' $(seq 400))
 bigsize l--777 0 0 E
 \$
 PROTO
-	img=$work/xfs-bad.img
+	img=$2
 	truncate -s 300M "$img"
 	mkfs.xfs -q -f -m uuid=6c2e5b1e-0000-4000-8000-0000000bad05 -L emptylinkbad \
 		-p "$proto" "$img"
@@ -128,46 +137,44 @@ PROTO
 	done
 }
 
-make_btrfs() {
+make_btrfs() { # fs img
 	t=$work/btrfs-tree
+	rm -rf "$t"
 	cp -a "$tree" "$t"
 	ln -s E "$t/inline0"
 	stamp_tree "$t"
-	img=$work/btrfs.img
+	img=$2
 	truncate -s 128M "$img"
 	mkfs.btrfs -q -f -m single -d single -U 6c2e5b1e-0000-4000-8000-0000000b7f50 \
 		-L emptylink --rootdir "$t" "$img" >/dev/null
-	dump=$(btrfs inspect-internal dump-tree -t fs "$img")
-	for l in empty:noextent inline0:inline0 dir/empty:noextent; do
-		name=${l%%:*}
-		ino=$(ino_of "$dump" "$name")
+	for l in /empty:noextent /inline0:inline0 /dir/empty:noextent; do
+		ino=$("$(dirname "$0")/../harness/btrfs-lookup.sh" ino "$img" "${l%%:*}")
 		"$bel" "$img" "$ino" "${l#*:}"
 	done
 }
 
-# The inode number of a path in the dump of an fs tree, one level deep
-# at most (DIR_INDEX items name the entries of each directory).
-ino_of() {
-	dirino=256
-	case "$2" in
-	*/*)	dirino=$(ino_in "$1" 256 "${2%%/*}")
-		ino_in "$1" "$dirino" "${2#*/}" ;;
-	*)	ino_in "$1" "$dirino" "$2" ;;
-	esac
-}
+# Every image the registry names, once each: "FILE RECIPE" lines.
+for fs in $(reg names); do
+	img=$(reg word "$fs" image 1)
+	[ -z "$img" ] || echo "$img $(reg word "$fs" image 2 | sed 's/.*,//') $fs"
+	bad=$(reg word "$fs" bad 1)
+	[ -z "$bad" ] || echo "$bad $(reg word "$fs" bad 2) $fs"
+done | awk '!seen[$1]++' >"$work/list"
+shift 2
+if [ $# -gt 0 ]; then
+	for name in "$@"; do
+		grep -q "^$name " "$work/list" ||
+			die "no image $name in harness/filesystems.txt"
+	done
+	only=" $* "
+	awk -v only="$only" 'index(only, " " $1 " ")' "$work/list" >"$work/only"
+	mv "$work/only" "$work/list"
+fi
 
-ino_in() {
-	printf '%s\n' "$1" | awk -v dir="$2" -v name="$3" '
-		$4 == "(" dir && $5 == "DIR_INDEX" { want = 1; next }
-		want && /location key/ { sub(/\(/, "", $3); loc = $3 }
-		want && /name: / { if ($2 == name) { print loc; exit } ; want = 0 }'
-}
-
-for fs in ext4 ext4_bad xfs xfs_bad btrfs; do
-	say "images: making $fs"
-	current=$fs
-	"make_$fs"
-	name=$(echo "$fs" | tr _ -)
+while read -r name recipe fs; do
+	say "images: making $name (recipe $recipe, for $fs)"
+	current=$name
+	"make_$(echo "$recipe" | tr - _)" "$fs" "$work/$name.img" </dev/null
 	zstd -q -19 -f "$work/$name.img" -o "$out/$name.img.zst"
 	say "images: $out/$name.img.zst ($(stat -c %s "$out/$name.img.zst") bytes)"
-done
+done <"$work/list"

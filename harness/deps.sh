@@ -1,6 +1,7 @@
 #!/bin/sh
 # Make sure every Debian package the harness uses is installed: install the
 # missing ones when running as root, otherwise name the exact command.
+# The filesystems' own tools come from harness/filesystems.txt.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -25,10 +26,12 @@ cpio:/bin/cpio
 ccache:/usr/bin/ccache
 git:/usr/bin/git
 dpkg-dev:/usr/bin/dpkg-source
-e2fsprogs:/sbin/mkfs.ext4
-xfsprogs:/sbin/mkfs.xfs
-btrfs-progs:/bin/btrfs
+python3:/usr/bin/python3
+shellcheck:/usr/bin/shellcheck
 "
+here=$(dirname "$0")
+# shellcheck disable=SC2046
+needs="$needs $("$here/registry.sh" packages $("$here/registry.sh" names))"
 
 missing=
 for n in $needs; do

@@ -1,183 +1,156 @@
 #!/bin/sh
-# disks.sh prepare OUT IMAGES FS...: for each disk filesystem, a throwaway
-#   copy of the prebuilt image (IMAGES/FS.img) and two freshly made
-#   filesystems (scratch, and crash for the crash and recovery boots),
-#   all in OUT; prints the QEMU arguments that attach them, each device
-#   named by its serial (FS-image, FS-scratch, FS-crash) so the guest
+# disks.sh prepare OUT IMAGES FS...: the disks each filesystem needs
+#   (harness/registry.sh disks): a throwaway copy of its prebuilt image
+#   and of its corrupt-on-purpose image (from IMAGES), and freshly made
+#   scratch and crash filesystems, all in OUT.  Writes OUT/qemu.args, the
+#   QEMU arguments that attach them, one per line; each device is named
+#   by its serial (FS-image, FS-bad, FS-scratch, FS-crash), so the guest
 #   never guesses from the order.
-# disks.sh args OUT FS...: the same QEMU arguments again, for the next
-#   boot on the same disks.
-# disks.sh fsck OUT JUDGE KERNEL FS...: after the boot, check every copy
-#   the guest wrote to with the filesystem's own checker, read-only, and
-#   print the verdicts as KTAP through JUDGE (the test program's --judge).
+# disks.sh fsck OUT TESTBIN FS...: after the boots, check every disk the
+#   guest wrote to with the registry's checkers, stock and patched, and
+#   print what they said as raw KTAP (TESTBIN observed), one suite per
+#   filesystem; harness/report.sh judges it with the guest's results.
 set -eu
 . "$(dirname "$0")/lib.sh"
-PROGS=${PROGS:-build/progs}
-
-# Layout variants (ext4_inline, ...) have scratch filesystems only.
-has_image() {
-	case "$1" in *_*) return 1 ;; esac
-	return 0
-}
-
-# Images of other entries besides FS.img (fs-images/manifest.txt).
-extra_images() {
-	case "$1" in ext4|xfs) echo bad ;; esac
-}
-
-is_disk() {
-	case "$1" in ext4|ext4_*|xfs|btrfs) return 0 ;; esac
-	return 1
-}
-
-# A filesystem name is its type, or TYPE_LAYOUT for a variant.
-fstype() {
-	echo "${1%%_*}"
-}
-
-mkscratch() { # fs file
-	case "$1" in
-	ext4)	truncate -s 64M "$2" && mkfs.ext4 -q -F "$2" ;;
-	ext4_inline)
-		truncate -s 64M "$2" && mkfs.ext4 -q -F -O inline_data "$2" ;;
-	ext4_eainode)
-		truncate -s 64M "$2" && mkfs.ext4 -q -F -O ea_inode "$2" ;;
-	ext4_crypt)
-		truncate -s 64M "$2" && mkfs.ext4 -q -F -O encrypt "$2" ;;
-	xfs)	truncate -s 300M "$2" && mkfs.xfs -q -f "$2" ;;
-	btrfs)	truncate -s 128M "$2" && mkfs.btrfs -q -f "$2" >/dev/null ;;
-	esac
-}
-
-# The checker of each filesystem, read-only; the patched build of it is
-# in $PROGS/bin once the fsck issues have built it (harness/progs.sh).
-checker() { # fs stock|patched
-	bin=
-	[ "$2" = patched ] && bin=$PROGS/bin/
-	case "$(fstype "$1")" in
-	ext4)	tool=e2fsck args=-fn ;;
-	xfs)	tool=xfs_repair args=-n ;;
-	btrfs)	tool="btrfs check" args=--readonly ;;
-	esac
-	[ "$2" = stock ] || [ -x "$bin${tool%% *}" ] || return 1
-	echo "$bin$tool $args"
-}
-
-# Prints one word: clean, errors, dirty-log or exit:N; the tool's output
-# goes to the log.
-check() { # fs file log command...
-	fs=$1 file=$2 log=$3
-	shift 3
-	rc=0
-	"$@" "$file" >"$log" 2>&1 || rc=$?
-	# btrfs check has two independent implementations; ask both.
-	if [ "$fs" = btrfs ] && [ "$rc" -eq 0 ]; then
-		"$@" --mode=lowmem "$file" >>"$log" 2>&1 || rc=$?
-	fi
-	case "$(fstype "$fs"):$rc" in
-	*:0) echo clean ;;
-	ext4:4|xfs:1|btrfs:1) echo errors ;;
-	xfs:2) echo dirty-log ;;
-	*) echo "exit:$rc" ;;
-	esac
-}
-
-# Repair (not just check) a copy of the image with the stock or patched
-# tool, then look for the image's /empty with the filesystem's own
-# debugger: "kept" or "deleted".
-repair_keeps() { # fs image log variant
-	copy=$2.repair
-	bin=
-	[ "$4" = patched ] && bin=$PROGS/bin/
-	cp --sparse=always "$2" "$copy"
-	case "$1" in
-	ext4)	"${bin}e2fsck" -fy "$copy" >"$3" 2>&1 || true
-		debugfs -R "stat /empty" "$copy" 2>&1 |
-			grep -q 'Type: symlink' && echo kept || echo deleted ;;
-	xfs)	"${bin}xfs_repair" "$copy" >"$3" 2>&1 || true
-		xfs_db -c "path /empty" -c "print core.mode" "$copy" 2>&1 |
-			grep -q 'core.mode = 0120777' && echo kept || echo deleted ;;
-	btrfs)	"${bin}btrfs" check --repair --force "$copy" >"$3" 2>&1 || true
-		btrfs inspect-internal dump-tree -t fs "$copy" 2>&1 |
-			grep -q 'name: inline0' && echo kept || echo deleted ;;
-	esac
-	rm -f "$copy"
-}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+PROGS=${PROGS:-$top/build/progs}
+reg() { "$here/registry.sh" "$@"; }
 
 prepare() {
 	out=$1 images=$2
 	shift 2
 	mkdir -p "$out"
+	: >"$out/qemu.args"
 	for fs in "$@"; do
-		is_disk "$fs" || continue
-		if has_image "$fs"; then
-			[ -f "$images/$fs.img" ] ||
-				die "no prebuilt $fs image at $images/$fs.img"
-			cp --sparse=always "$images/$fs.img" "$out/$fs-image.img"
-		fi
-		for x in $(extra_images "$fs"); do
-			[ -f "$images/$fs-$x.img" ] ||
-				die "no prebuilt $fs-$x image at $images/$fs-$x.img"
-			cp --sparse=always "$images/$fs-$x.img" "$out/$fs-$x.img"
-		done
-		for kind in scratch crash; do
-			mkscratch "$fs" "$out/$fs-$kind.img" >"$out/mkfs-$fs.log" 2>&1 ||
-				die "mkfs of the $fs $kind filesystem failed: $(cat "$out/mkfs-$fs.log")"
+		for kind in $(reg disks "$fs"); do
+			f=$out/$fs-$kind.img
+			case "$kind" in
+			image|bad)
+				name=$(reg word "$fs" "$kind" 1)
+				label=image
+				[ "$kind" = bad ] && label="corrupt-on-purpose image"
+				[ -f "$images/$name.img" ] ||
+					die "no prebuilt $label of $fs at $images/$name.img (harness/filesystems.txt: $fs $kind $name)"
+				cp --sparse=always "$images/$name.img" "$f" ;;
+			*)
+				rm -f "$f"
+				truncate -s "$(reg get "$fs" size)" "$f"
+				# shellcheck disable=SC2046
+				$(reg get "$fs" mkfs) "$f" >"$out/mkfs-$fs.log" 2>&1 ||
+					die "mkfs of the $fs $kind disk failed: $(cat "$out/mkfs-$fs.log")" ;;
+			esac
+			printf '%s\n' -drive "file=$f,format=raw,if=none,id=$fs-$kind" \
+				-device "virtio-blk-pci,drive=$fs-$kind,serial=$fs-$kind" \
+				>>"$out/qemu.args"
 		done
 	done
-	args "$out" "$@"
 }
 
-args() {
-	out=$1
-	shift
-	for fs in "$@"; do
-		is_disk "$fs" || continue
-		for kind in image scratch crash $(extra_images "$fs"); do
-			[ -f "$out/$fs-$kind.img" ] || continue
-			printf '%s\n' -drive \
-				"file=$out/$fs-$kind.img,format=raw,if=none,id=$fs-$kind" \
-				-device "virtio-blk-pci,drive=$fs-$kind,serial=$fs-$kind"
+# One word for what the checkers of FS say of FILE: clean, a word from
+# the registry's codes, exit:N, or missing:TOOL; their output goes to LOG.
+verdict() { # fs variant file log
+	fs=$1 variant=$2 file=$3 log=$4
+	: >"$log"
+	cmds=$(reg get "$fs" check)
+	while read -r tool args; do
+		[ "$variant" = patched ] && tool=$PROGS/bin/$tool
+		if ! command -v "$tool" >/dev/null; then
+			echo "missing:$tool"
+			return
+		fi
+		rc=0
+		# shellcheck disable=SC2086
+		"$tool" $args "$file" </dev/null >>"$log" 2>&1 || rc=$?
+		[ "$rc" -eq 0 ] && continue
+		for c in $(reg get "$fs" codes); do
+			if [ "${c%%=*}" = "$rc" ]; then
+				echo "${c#*=}"
+				return
+			fi
 		done
+		echo "exit:$rc"
+		return
+	done <<EOF
+$cmds
+EOF
+	echo clean
+}
+
+# Repair a copy of the image, then ask the registry's islink test for
+# each empty link the manifest lists on it: "kept" when all are still
+# there, "deleted" when none is, else partial:deleted=PATH,...
+repair() { # fs variant file log
+	fs=$1 variant=$2 file=$3 log=$4
+	set=$(reg word "$fs" image 2)
+	copy=$file.repair
+	cp --sparse=always "$file" "$copy"
+	# shellcheck disable=SC2046
+	set -- $(reg get "$fs" repair)
+	[ "$variant" = patched ] && { t=$PROGS/bin/$1; shift; set -- "$t" "$@"; }
+	"$@" "$copy" >"$log" 2>&1 || true
+	kept='' gone=''
+	links=$(reg empty-links "$top/fs-images/manifest.txt" "$set")
+	for p in $links; do
+		if img=$copy path=$p sh -c "$(reg get "$fs" islink)" >/dev/null 2>&1; then
+			kept="$kept,$p"
+		else
+			gone="$gone,$p"
+		fi
 	done
+	rm -f "$copy"
+	if [ -z "$kept$gone" ]; then
+		echo "no-empty-links-in-manifest"
+	elif [ -z "$gone" ]; then
+		echo kept
+	elif [ -z "$kept" ]; then
+		echo deleted
+	else
+		echo "partial:deleted=${gone#,}"
+	fi
 }
 
 fsck_all() {
-	out=$1 judge=$2 kernel=$3
-	shift 3
+	out=$1 testbin=$2
+	shift 2
+	cd "$top"
 	n=0
 	for fs in "$@"; do
-		is_disk "$fs" || continue
+		reg has "$fs" fsck && n=$((n + 1))
+	done
+	echo "KTAP version 1"
+	echo "1..$n"
+	n=0
+	for fs in "$@"; do
+		reg has "$fs" fsck || continue
 		n=$((n + 1))
+		disks=$(reg disks "$fs")
+		variants=stock
+		[ -n "$(reg get "$fs" progs)" ] && variants="stock patched"
 		set --
-		for v in stock patched; do
-			cmd=$(checker "$fs" "$v") || continue
-			for kind in image scratch crash; do
-				[ -f "$out/$fs-$kind.img" ] || continue
-				# shellcheck disable=SC2086
-				set -- "$@" "$v-$kind=$(check "$fs" "$out/$fs-$kind.img" \
-					"$out/fsck-$v-$fs-$kind.log" $cmd)"
+		for v in $variants; do
+			for kind in $disks; do
+				f=$out/$fs-$kind.img
+				row=$kind want=clean
+				# Corrupt on purpose: the checker must still say so.
+				[ "$kind" = bad ] && row=bad-image want=errors
+				set -- "$@" "$v-$row=$(verdict "$fs" "$v" "$f" \
+					"$out/fsck-$v-$fs-$kind.log")=$want"
 			done
-			# Corrupt on purpose: the checker must still say so.
-			for x in $(extra_images "$fs"); do
-				# shellcheck disable=SC2086
-				set -- "$@" "$v-$x-image=$(check "$fs" "$out/$fs-$x.img" \
-					"$out/fsck-$v-$fs-$x.log" $cmd)=errors"
-			done
-			[ -f "$out/$fs-image.img" ] && set -- "$@" "$v-repair-image=$(repair_keeps \
-				"$fs" "$out/$fs-image.img" "$out/repair-$v-$fs.log" "$v")=kept"
+			case " $disks " in
+			*" image "*)
+				set -- "$@" "$v-repair-image=$(repair "$fs" "$v" \
+					"$out/$fs-image.img" "$out/repair-$v-$fs.log")=kept" ;;
+			esac
 		done
-		"$judge" --judge --kernel "$kernel" --fs "$fs" --source fsck \
-			--expect "$(dirname "$0")/../tests/expected.txt" --index "$n" \
-			"$@" || true
+		"$testbin" observed --fs "$fs" --source fsck --index "$n" "$@"
 	done
 }
 
-cmd=$1
-shift
+cmd=${1:-}
+[ $# -gt 0 ] && shift
 case "$cmd" in
 prepare) prepare "$@" ;;
-args) args "$@" ;;
 fsck) fsck_all "$@" ;;
-*) die "usage: disks.sh prepare|args|fsck ..." ;;
+*) die "usage: disks.sh prepare|fsck ..." ;;
 esac

@@ -30,4 +30,4 @@ awk -v subject="$subject" -v blurbfile="$blurb" '
 sed -i '/^Date: /d' "$tmp/0000-cover-letter.patch"
 rm -f "$top"/patches/[0-9][0-9][0-9][0-9]-*.patch
 cp "$tmp"/*.patch "$top/patches/"
-say "series: $(ls "$top"/patches/[0-9]*.patch | wc -l) files in patches/"
+say "series: $(find "$top/patches" -maxdepth 1 -name '[0-9]*.patch' | wc -l) files in patches/"

@@ -1,12 +1,20 @@
 #!/bin/sh
 # /init of the test guest (busybox sh).  Reads its orders from the kernel
-# command line (emptylink.kernel=, emptylink.fs=, emptylink.selftest=),
-# runs the test table once per filesystem and source, prints KTAP on the
-# console, then dmesg between markers, and reboots (QEMU runs with
-# -no-reboot, so that ends the run).  Every marker the host looks for
-# starts with "EMPTYLINK-".
+# command line (emptylink.kernel=, emptylink.fs=, emptylink.phase=,
+# emptylink.selftest=), runs the suites that the registry
+# (/filesystems.txt) names for each filesystem, and reboots (QEMU runs
+# with -no-reboot, so that ends the run).
+#
+# Three serial ports keep three streams apart: the console (ttyS0) has
+# the kernel's messages and the markers the host looks for
+# ("EMPTYLINK-..."), ttyS1 the KTAP document and nothing else, ttyS2 the
+# guest's dmesg at the end.  Kernel messages provoked on purpose cannot
+# land among result lines.
+#
+# The guest only observes: /emptylink prints what each case saw, and the
+# host judges it (harness/report.sh).
 /bin/busybox --install -s /bin
-export PATH=/bin
+export PATH=/bin REGISTRY=/filesystems.txt
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
@@ -27,20 +35,46 @@ panic) echo "EMPTYLINK-SELFTEST: init exits, the kernel must panic"; exit 1 ;;
 hang) echo "EMPTYLINK-SELFTEST: hanging"; while :; do sleep 3600; done ;;
 esac
 
-# Each filesystem writes its part of the plan, one step per line:
-#   run GROUP FS ARGS... one KTAP suite: /emptylink with these arguments
-#   sh GROUP STEP CMD... a set-up step; if it fails, the group's later
-#                        suites report "broken:STEP" instead of running
-# A group is what one failure spoils: an image, or a scratch filesystem.
-plan_tmpfs() {
-	echo "sh tmpfs_scr mount mkdir -p /mnt/tmpfs && mount -t tmpfs tmpfs /mnt/tmpfs"
-	echo "run tmpfs_scr tmpfs --dir /mnt/tmpfs/run"
-	# The initramfs is tmpfs too; its empty link came in through cpio.
-	echo "sh tmpfs_img rootfs-is-tmpfs test \"\$(stat -f -c %T /)\" = tmpfs"
-	echo "run tmpfs_img tmpfs --dir /fixtures/run --from /fixtures/empty"
+exec 3>/dev/ttyS1 || exec 3>/dev/console
+reg() { /registry.sh "$@"; }
+
+# The plan runs twice: first with dry=1, only to count the suites for
+# the KTAP plan line, then for real.
+dry=1 count=0 failflag=
+[ "$selftest" = fail ] && failflag=--selftest-fail
+mkdir -p /broken
+
+# run GROUP SUBCOMMAND ARGS...: one KTAP suite.  A group is what one
+# failed set-up step spoils (an image, a scratch disk): after that, its
+# suites report every case as broken:STEP instead of running.
+run() {
+	g=$1
+	shift
+	count=$((count + 1))
+	[ "$dry" = 1 ] && return 0
+	b=
+	[ -f "/broken/$g" ] && b=$(cat "/broken/$g")
+	# The self-test's failing case rides on the first table suite.
+	f=
+	if [ "$1" = table ] && [ -n "$failflag" ]; then
+		f=$failflag failflag=
+	fi
+	/emptylink "$@" --index "$count" ${b:+--broken "$b"} $f </dev/null >&3
 }
 
-# The device QEMU was given with serial=NAME (see harness/disks.sh).
+# step GROUP NAME CMD ARGS...: a set-up step of GROUP.
+step() {
+	g=$1 name=$2
+	shift 2
+	[ "$dry" = 1 ] && return 0
+	[ -f "/broken/$g" ] && return 0
+	if ! "$@" </dev/null >/step.out 2>&1; then
+		echo "# $g: step $name failed: $(head -c 200 /step.out | tr '\n' ' ')" >&3
+		echo "$name" >"/broken/$g"
+	fi
+}
+
+# The device QEMU was given with serial=NAME (harness/disks.sh).
 disk() {
 	for s in /sys/block/*/serial; do
 		[ "$(cat "$s" 2>/dev/null)" = "$1" ] || continue
@@ -51,154 +85,184 @@ disk() {
 	echo "/dev/missing-$1"
 }
 
-# A filesystem's name is its mount type, or TYPE_LAYOUT for a variant
-# made with other mkfs options (harness/disks.sh), e.g. ext4_inline.
+fstype() {
+	t=$(reg get "$1" type)
+	echo "${t:-$1}"
+}
+
+# The scratch disk of FS, or for a filesystem with no disk (tmpfs) the
+# source argument mount wants.
+scratch_dev() {
+	if [ -n "$(reg get "$1" mkfs)" ]; then
+		disk "$1-scratch"
+	else
+		fstype "$1"
+	fi
+}
+
+mount_fs() { # fs dev dir
+	o=$(reg get "$1" options)
+	mkdir -p "$3" && mount -t "$(fstype "$1")" ${o:+-o "$o"} "$2" "$3"
+}
+
+remount_fs() { # fs dev dir
+	umount "$3" && mount_fs "$@"
+}
+
+drop_caches() {
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+kmsg() {
+	echo "<5>$*" >/dev/kmsg
+}
+
+same_fs_as_root() {
+	[ "$(stat -f -c %T /)" = "$(fstype "$1")" ]
+}
+
+# The initramfs is tmpfs too; its empty link came in through cpio.
+plan_fixture() {
+	fs=$1 g=${1}_fix
+	step "$g" rootfs-is-"$fs" same_fs_as_root "$fs"
+	run "$g" table /fixtures/run --from /fixtures/empty --fs "$fs"
+}
+
 plan_image() {
-	fs=$1 t=${1%%_*} img=$(disk "$1-image") gi=${1}_img
-	echo "sh $gi mount mkdir -p /img/$fs && mount -t $t $img /img/$fs"
-	echo "run $gi $fs --manifest /manifest.txt --dir /img/$fs"
-	echo "run $gi $fs --dir /img/$fs/run --from /img/$fs/empty"
-	echo "sh $gi umount umount /img/$fs"
+	fs=$1 g=${1}_img dir=/img/$1
+	step "$g" mount mount_fs "$fs" "$(disk "$fs-image")" "$dir"
+	run "$g" manifest /manifest.txt "$(reg word "$fs" image 2)" "$dir" --fs "$fs"
+	run "$g" table "$dir/run" --from "$dir/empty" --fs "$fs"
+	step "$g" umount umount "$dir"
 }
 
 plan_scratch() {
-	fs=$1 t=${1%%_*} scr=$(disk "$1-scratch") gs=${1}_scr
-	echo "sh $gs mount mkdir -p /mnt/$fs && mount -t $t $scr /mnt/$fs"
-	echo "run $gs $fs --dir /mnt/$fs/run"
-	echo "sh $gs persist-setup /emptylink --persist-setup /mnt/$fs/persist"
-	echo "sh $gs remount umount /mnt/$fs && mount -t $t $scr /mnt/$fs"
-	echo "run $gs $fs --persist /mnt/$fs/persist --source remount"
-	echo "sh $gs drop-caches echo 3 >/proc/sys/vm/drop_caches"
-	echo "run $gs $fs --persist /mnt/$fs/persist --source dropcaches"
-	echo "sh $gs umount umount /mnt/$fs"
+	fs=$1 g=${1}_scr dir=/mnt/$1 dev=$(scratch_dev "$1")
+	step "$g" mount mount_fs "$fs" "$dev" "$dir"
+	if reg has "$fs" table; then
+		run "$g" table "$dir/run" --fs "$fs"
+	fi
+	# The table in an encrypted directory; a remount drops the key, and
+	# the links read back once it is added again.
+	if reg has "$fs" fscrypt; then
+		run "$g" table "$dir/run" --fscrypt --fs "$fs"
+		step "$g" remount remount_fs "$fs" "$dev" "$dir"
+		step "$g" unlock /emptylink fscrypt-unlock "$dir"
+		run "$g" links "$dir/run" --fs "$fs" --source remount \
+			read.readlink/e self.link/h self.rename_to_subdir/sub/e
+	fi
+	if reg has "$fs" remount; then
+		step "$g" persist-setup /emptylink persist-setup "$dir/persist"
+		step "$g" remount remount_fs "$fs" "$dev" "$dir"
+		run "$g" persist "$dir/persist" --fs "$fs" --source remount
+	fi
+	if reg has "$fs" dropcaches; then
+		step "$g" drop-caches drop_caches
+		run "$g" persist "$dir/persist" --fs "$fs" --source dropcaches
+	fi
+	step "$g" umount umount "$dir"
 }
 
-plan_disk() {
-	plan_image "$1"
-	plan_scratch "$1"
-}
-# The image of inodes that are corrupt on purpose (fs-images/manifest.txt):
-# the kernel must still refuse them.  Kernel reports of corruption are
-# allowed between two markers in the kernel log, and with "expect" they
-# must come (harness/report.sh).
-plan_bad() { # fs expect|allow
-	g=${1}_bad t=${1%%_*}
-	echo "sh $g mount mkdir -p /img/$1-bad && mount -t $t $(disk "$1-bad") /img/$1-bad"
-	echo "sh $g mark echo \"<5>emptylink: $2 corruption: begin\" >/dev/kmsg"
-	echo "run $g $1 --manifest /manifest.txt --set $1-bad --source bad-image --dir /img/$1-bad"
-	echo "sh $g mark echo \"<5>emptylink: $2 corruption: end\" >/dev/kmsg"
-	echo "sh $g umount umount /img/$1-bad"
+# The image of inodes that are corrupt on purpose: the kernel must still
+# refuse them.  Kernel reports of corruption are allowed between two
+# markers in the kernel log, and with "expect" they must come
+# (harness/report.sh).
+plan_bad() {
+	fs=$1 g=${1}_bad dir=/img/$1-bad mode=$(reg word "$1" bad 3)
+	step "$g" mount mount_fs "$fs" "$(disk "$fs-bad")" "$dir"
+	step "$g" mark kmsg "emptylink: $mode corruption: begin"
+	run "$g" manifest /manifest.txt "$(reg word "$fs" bad 2)" "$dir" \
+		--fs "$fs" --source bad-image
+	step "$g" mark kmsg "emptylink: $mode corruption: end"
+	step "$g" umount umount "$dir"
 }
 
-# ext4 accepts the bad inode silently on vanilla: allow, not expect.
-plan_ext4() {
-	plan_disk ext4
-	plan_bad ext4 allow
+# btrfs: snapshots of the image and the scratch disk, and a read-only
+# snapshot of the image sent into the scratch disk (/bin/btrfs is the
+# static tool from patches/btrfs-progs).
+plan_snapshot() {
+	fs=$1 g=${1}_snap img=/img/$1 scr=/mnt/$1
+	links=$(reg empty-links /manifest.txt "$(reg word "$1" image 2)" |
+		sed 's,^/,,')
+	step "$g" mount mount_fs "$fs" "$(disk "$fs-image")" "$img"
+	step "$g" mount mount_fs "$fs" "$(disk "$fs-scratch")" "$scr"
+	if reg has "$fs" snapshot; then
+		step "$g" snapshot btrfs subvolume snapshot "$img" "$img/snap"
+		step "$g" snapshot btrfs subvolume snapshot "$scr" "$scr/snap"
+		# shellcheck disable=SC2046
+		run "$g" links / --fs "$fs" --source snapshot \
+			$(for l in $links; do echo "${img#/}/snap/$l"; done) \
+			"${scr#/}/snap/run/read.readlink/e"
+	fi
+	if reg has "$fs" send; then
+		step "$g" send btrfs subvolume snapshot -r "$img" "$img/ro"
+		step "$g" send btrfs send -f /send.stream "$img/ro"
+		step "$g" receive btrfs receive -f /send.stream "$scr"
+		# shellcheck disable=SC2086
+		run "$g" links "$scr/ro" --fs "$fs" --source send $links
+	fi
+	step "$g" umount umount "$img"
+	step "$g" umount umount "$scr"
 }
-# ext4 in the other layouts a link can live in: scratch filesystems only.
-plan_ext4_inline() { plan_scratch ext4_inline; }
-plan_ext4_eainode() { plan_scratch ext4_eainode; }
 
-# The table in an fscrypt directory (a test key, policy v2), then a
-# remount, which drops the key, and the links read back once it is added
-# again.
-plan_ext4_crypt() {
-	fs=ext4_crypt scr=$(disk ext4_crypt-scratch) g=ext4_crypt_scr
-	echo "sh $g mount mkdir -p /mnt/$fs && mount -t ext4 $scr /mnt/$fs"
-	echo "run $g $fs --dir /mnt/$fs/run --fscrypt"
-	echo "sh $g remount umount /mnt/$fs && mount -t ext4 $scr /mnt/$fs"
-	echo "sh $g unlock /emptylink --fscrypt-unlock /mnt/$fs"
-	echo "run $g $fs --links /mnt/$fs/run --source remount read.readlink/e self.link/h self.rename_to_subdir/sub/e"
-	echo "sh $g umount umount /mnt/$fs"
-}
-plan_xfs() {
-	plan_disk xfs
-	plan_bad xfs expect
-}
-
-# btrfs also snapshots the image and the scratch filesystem, and sends
-# a read-only snapshot of the image into the scratch filesystem (the
-# static btrfs tool from patches/btrfs-progs is /bin/btrfs).
-plan_btrfs() {
-	plan_disk btrfs
-	g=btrfs_snap img=$(disk btrfs-image) scr=$(disk btrfs-scratch)
-	echo "sh $g mount mount -t btrfs $img /img/btrfs && mount -t btrfs $scr /mnt/btrfs"
-	echo "sh $g snapshot btrfs subvolume snapshot /img/btrfs /img/btrfs/snap && btrfs subvolume snapshot /mnt/btrfs /mnt/btrfs/snap"
-	echo "run $g btrfs --links / --source snapshot img/btrfs/snap/empty img/btrfs/snap/dir/empty img/btrfs/snap/inline0 mnt/btrfs/snap/run/read.readlink/e"
-	echo "sh $g send btrfs subvolume snapshot -r /img/btrfs /img/btrfs/ro && btrfs send -f /send.stream /img/btrfs/ro"
-	echo "sh $g receive btrfs receive -f /send.stream /mnt/btrfs"
-	echo "run $g btrfs --links /mnt/btrfs/ro --source send empty dir/empty inline0"
-	echo "sh $g umount umount /img/btrfs && umount /mnt/btrfs"
+plan_main() {
+	fs=$1
+	if reg has "$fs" fixture; then plan_fixture "$fs"; fi
+	if reg has "$fs" image; then plan_image "$fs"; fi
+	case " $(reg disks "$fs") " in
+	*" scratch "*) plan_scratch "$fs" ;;
+	*)	if reg has "$fs" table; then plan_scratch "$fs"; fi ;;
+	esac
+	if reg has "$fs" bad; then plan_bad "$fs"; fi
+	if reg has "$fs" snapshot || reg has "$fs" send; then
+		plan_snapshot "$fs"
+	fi
 }
 
 # The main boot's last steps: links on the crash disk, left dirty, since
 # the guest then reboots without syncing or unmounting (see crash.c).
-plan_crash() {
-	fs=$1 t=${1%%_*} dev=$(disk "$1-crash") g=${1}_crash
-	echo "sh $g mount mkdir -p /mnt/$fs-crash && mount -t $t $dev /mnt/$fs-crash"
-	echo "sh $g crash-setup /emptylink --crash-setup /mnt/$fs-crash/crash"
+plan_crash_setup() {
+	fs=$1 g=${1}_crash dir=/mnt/$1-crash
+	step "$g" mount mount_fs "$fs" "$(disk "$fs-crash")" "$dir"
+	step "$g" crash-setup /emptylink crash-setup "$dir/crash"
 }
 
-# The whole plan of the boot after the crash.
+# The boot after the crash: mounting replays the journal or log.
 plan_recover() {
-	fs=$1 t=${1%%_*} dev=$(disk "$1-crash") g=${1}_crash
-	echo "sh $g mount mkdir -p /mnt/$fs-crash && mount -t $t $dev /mnt/$fs-crash"
-	echo "run $g $fs --crash /mnt/$fs-crash/crash --source crash"
-	echo "sh $g remove rm -rf /mnt/$fs-crash/crash"
-	echo "sh $g remount umount /mnt/$fs-crash && mount -t $t $dev /mnt/$fs-crash"
-	echo "run $g $fs --cleanup /mnt/$fs-crash/crash --source cleanup"
-	echo "sh $g umount umount /mnt/$fs-crash"
+	fs=$1 g=${1}_crash dir=/mnt/$1-crash dev=$(disk "$1-crash")
+	step "$g" mount mount_fs "$fs" "$dev" "$dir"
+	run "$g" crash "$dir/crash" --fs "$fs" --source crash
+	step "$g" remove rm -rf "$dir/crash"
+	step "$g" remount remount_fs "$fs" "$dev" "$dir"
+	run "$g" cleanup "$dir/crash" --fs "$fs" --source cleanup
+	step "$g" umount umount "$dir"
 }
 
-plan=/plan
-: >"$plan"
-for fs in $fslist; do
-	case "$phase:$fs" in
-	main:*)
-		if command -v "plan_$fs" >/dev/null; then
-			"plan_$fs" >>"$plan"
-		else
-			echo "EMPTYLINK-ERROR: no plan for filesystem $fs"
-		fi ;;
-	recover:tmpfs) ;;
-	recover:*) plan_recover "$fs" >>"$plan" ;;
-	esac
-done
-if [ "$phase" = main ]; then
+plan() {
 	for fs in $fslist; do
-		[ "$fs" = tmpfs ] || plan_crash "$fs" >>"$plan"
+		if [ "$phase" = main ]; then
+			plan_main "$fs"
+		elif reg has "$fs" crash; then
+			plan_recover "$fs"
+		fi
 	done
+	[ "$phase" = main ] || return 0
+	for fs in $fslist; do
+		if reg has "$fs" crash; then plan_crash_setup "$fs"; fi
+	done
+}
+
+# shellcheck disable=SC2086
+if ! reg known $fslist >/step.out 2>&1; then
+	echo "EMPTYLINK-ERROR: $(cat /step.out)"
 fi
+plan
+echo "KTAP version 1" >&3
+echo "1..$count" >&3
+dry=0 count=0
+plan
 
-echo "KTAP version 1"
-echo "1..$(grep -c '^run ' "$plan")"
-i=0
-failflag=--selftest-fail
-[ "$selftest" = fail ] || failflag=
-while read -r kind group rest; do
-	eval "broken=\${broken_$group:-}"
-	case "$kind" in
-	sh)
-		step=${rest%% *}
-		[ -n "$broken" ] && continue
-		if ! sh -c "${rest#* }" </dev/null >/step.out 2>&1; then
-			echo "# $group: step $step failed: $(head -c 200 /step.out | tr '\n' ' ')"
-			eval "broken_$group=$step"
-		fi ;;
-	run)
-		i=$((i + 1))
-		fs=${rest%% *}
-		rest=${rest#* }
-		# shellcheck disable=SC2086
-		/emptylink --kernel "$kernel" --fs "$fs" --expect /expected.txt \
-			--index "$i" ${broken:+--broken "$broken"} $rest $failflag </dev/null
-		failflag= ;;
-	esac
-done <"$plan"
-
-echo "EMPTYLINK-DMESG-BEGIN"
-dmesg
-echo "EMPTYLINK-DMESG-END"
+dmesg >/dev/ttyS2
 echo "EMPTYLINK-DONE"
 if [ "$phase" = main ]; then
 	reboot -f -n	# no sync, no unmount: the crash disks stay dirty

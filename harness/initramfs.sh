@@ -1,21 +1,17 @@
 #!/bin/sh
-# initramfs.sh GEN_INIT_CPIO TESTBIN EXPECTED MANIFEST BTRFS OUT: the
-# guest's initramfs: busybox-static, /init, the test program, the
-# expectations, the images' manifest, a static btrfs tool (snapshots,
-# send/receive), and the fixture empty links (a second cpio archive
+# initramfs.sh GEN_INIT_CPIO TESTBIN PROGSBIN OUT: the guest's initramfs:
+# busybox-static, /init, the test program, the registry of filesystems
+# and its reader, the images' manifest, the programs the registry's
+# "guest" lines name (from PROGSBIN, e.g. a static btrfs for snapshots
+# and send/receive), and the fixture empty links (a second cpio archive
 # appended to the first).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-gen=$1
-testbin=$2
-expected=$3
-manifest=$4
-btrfs=$5
-out=$6
+gen=$1 testbin=$2 progs=$3 out=$4
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
 
-[ -x "$btrfs" ] || die "$btrfs is missing: make builds it (harness/progs.sh btrfs-progs)"
 [ -x "$gen" ] || die "$gen is missing: build the vanilla kernel first"
 [ -x /bin/busybox ] || die "/bin/busybox is missing (Debian package busybox-static)"
 ! readelf -l /bin/busybox | grep -q INTERP ||
@@ -35,11 +31,17 @@ nod /dev/console 0600 0 0 c 5 1
 file /bin/busybox /bin/busybox 0755 0 0
 slink /bin/sh busybox 0777 0 0
 file /init $here/guest-init.sh 0755 0 0
+file /registry.sh $here/registry.sh 0755 0 0
+file /filesystems.txt $here/filesystems.txt 0644 0 0
 file /emptylink $testbin 0755 0 0
-file /expected.txt $expected 0644 0 0
-file /manifest.txt $manifest 0644 0 0
-file /bin/btrfs $btrfs 0755 0 0
+file /manifest.txt $top/fs-images/manifest.txt 0644 0 0
 LIST
+# shellcheck disable=SC2046
+"$here/registry.sh" guest $("$here/registry.sh" names) | while read -r tool path; do
+	[ -x "$progs/$tool" ] ||
+		die "$progs/$tool is missing: make builds it (harness/progs.sh)"
+	echo "file $path $progs/$tool 0755 0 0"
+done >>"$list"
 
 { "$gen" -t 0 "$list" && "$here/cpio-empty-links.sh" /fixtures/empty; } >"$out.tmp" ||
 	die "cannot write the initramfs"

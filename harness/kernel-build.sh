@@ -1,6 +1,7 @@
 #!/bin/sh
-# kernel-build.sh TREE LOG: configure TREE from harness/kernel.config merged
-# onto tinyconfig, check that every option of the fragment survived, and
+# kernel-build.sh TREE LOG: configure TREE from harness/kernel.config and
+# the config lines of every filesystem in harness/filesystems.txt, merged
+# onto tinyconfig; check that every option of that fragment survived, and
 # build bzImage in the tree.  The compiler runs under ccache, so the second
 # tree reuses the first one's objects (paths are relative in-tree builds).
 set -eu
@@ -9,7 +10,7 @@ set -eu
 tree=$1
 mkdir -p "$(dirname "$2")"
 log=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
-frag=$(cd "$(dirname "$0")" && pwd)/kernel.config
+here=$(cd "$(dirname "$0")" && pwd)
 name=$(basename "$tree")
 jobs=$(($(nproc) + 1))
 : >"$log"
@@ -19,19 +20,23 @@ export KBUILD_BUILD_TIMESTAMP="1970-01-01" KBUILD_BUILD_USER=emptylink \
 	KBUILD_BUILD_HOST=harness
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-4G}"
 
+# shellcheck disable=SC2046
+frag=$({ grep '^CONFIG_' "$here/kernel.config" &&
+	"$here/registry.sh" config $("$here/registry.sh" names); } | sort -u)
 cd "$tree"
-if [ ! -f .config ] || [ "$frag" -nt .config ]; then
-	say "kernel $name: configuring (tinyconfig + harness/kernel.config)"
+if [ ! -f .config ] || [ "$(cat .emptylink-fragment 2>/dev/null)" != "$frag" ]; then
+	say "kernel $name: configuring (tinyconfig + harness/kernel.config + registry)"
+	echo "$frag" >.emptylink-fragment
 	{ make -s tinyconfig &&
-	  scripts/kconfig/merge_config.sh -m .config "$frag" &&
+	  scripts/kconfig/merge_config.sh -m .config .emptylink-fragment &&
 	  make -s olddefconfig; } >>"$log" 2>&1 ||
 		die "kernel $name: configuration failed, see $log"
-	missing=$(grep '^CONFIG_' "$frag" | while read -r opt; do
+	missing=$(echo "$frag" | while read -r opt; do
 		grep -qx "$opt" .config || printf ' %s' "$opt"
 	done)
 	if [ -n "$missing" ]; then
-		rm -f .config
-		die "kernel $name: options of harness/kernel.config not set after olddefconfig:$missing"
+		rm -f .config .emptylink-fragment
+		die "kernel $name: options of harness/kernel.config or the registry not set after olddefconfig:$missing"
 	fi
 fi
 

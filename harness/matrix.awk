@@ -1,10 +1,12 @@
-# matrix.awk: read the KTAP logs of one run, one per kernel, each preceded
-# by a "kernel=NAME" assignment on the command line, and write
+# matrix.awk: read the judged KTAP document of one run (the output of
+# `emptylink judge`: subtests named KERNEL.FS.SOURCE) and write
 #   - the matrix to stdout: a row per source and case, a column per
-#     filesystem and kernel, each cell the observed outcome, marked
-#     "!" where it is unexpected and "~" where it is a known gap (XFAIL);
+#     filesystem and kernel, each cell the observed outcome, marked "!"
+#     where it is unexpected and "~" where it is a known gap (XFAIL);
+#     "skip" where the case does not apply (SKIP, with its reason);
 #   - a JUnit XML file to the path in the variable junit.
-# Exit status 1 if any case was unexpected.
+# Exit status 1 if any case or suite was unexpected.  It only renders:
+# every verdict was made by the judge.
 
 function xml(s) {
 	gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s)
@@ -12,7 +14,7 @@ function xml(s) {
 	return s
 }
 
-function add(list, item, seen) {
+function add(list, item) {
 	if (!((list SUBSEP item) in seen)) {
 		seen[list SUBSEP item] = 1
 		order[list, ++count[list]] = item
@@ -21,8 +23,8 @@ function add(list, item, seen) {
 
 /^    # Subtest: / {
 	split($3, p, ".")
-	fs = p[1]; src = p[2]
-	add("fs", fs, seen); add("kernel", kernel, seen)
+	kernel = p[1]; fs = p[2]; src = p[3]
+	add("fs", fs); add("kernel", kernel)
 	next
 }
 
@@ -30,25 +32,35 @@ function add(list, item, seen) {
 	name = $2; sub(/:$/, "", name)
 	line = $0
 	sub(/^    # [^ ]+: observed=/, "", line)
-	obs[kernel, fs, src, name] = substr(line, 1, index(line, " expected=") - 1)
+	key = kernel SUBSEP fs SUBSEP src SUBSEP name
+	obs[key] = substr(line, 1, index(line, " expected=") - 1)
 	line = substr(line, index(line, " expected=") + 10)
 	e = index(line, " -- ")
-	exp_[kernel, fs, src, name] = e ? substr(line, 1, e - 1) : line
-	add("row", src SUBSEP name, seen)
+	exp_[key] = e ? substr(line, 1, e - 1) : line
+	add("row", src SUBSEP name)
 	next
 }
 
-# A suite that could not run at all: no cases, only its reason.
+# A suite that failed as a whole (it could not run, or has no result).
 /^not ok [0-9]+ [^ ]+ # / {
-	bad_suites = bad_suites sprintf("  %s: %s\n", kernel, $0)
+	bad_suites = bad_suites "  " $0 "\n"
 	nbad_suites++
 	next
 }
 
 /^    (not )?ok [0-9]+ / {
 	name = ($1 == "not") ? $4 : $3
-	st = ($1 == "ok") ? "pass" : (/# TODO/ ? "xfail" : "fail")
-	state[kernel, fs, src, name] = st
+	key = kernel SUBSEP fs SUBSEP src SUBSEP name
+	if ($1 == "not")
+		state[key] = "fail"
+	else if (/ # XFAIL/)
+		state[key] = "xfail"
+	else if (/ # SKIP/) {
+		state[key] = "skip"
+		why[key] = $0
+		sub(/.* # SKIP ?/, "", why[key])
+	} else
+		state[key] = "pass"
 	next
 }
 
@@ -62,7 +74,7 @@ END {
 			printf " %-" w[i, j] "s", h
 		}
 	printf "\n"
-	bad = 0; npass = 0; nxfail = 0
+	bad = 0; npass = 0; nxfail = 0; nskip = 0
 	for (r = 1; r <= nr; r++) {
 		split(order["row", r], rk, SUBSEP)
 		printf "%-46s", rk[1] " " rk[2]
@@ -70,18 +82,20 @@ END {
 			for (j = 1; j <= nk; j++) {
 				key = order["kernel", j] SUBSEP order["fs", i] SUBSEP rk[1] SUBSEP rk[2]
 				st = state[key]
-				if (!(key in obs)) {
+				if (!(key in obs))
 					cell = "."
-				} else {
-					mark = st == "pass" ? "" : (st == "xfail" ? "~" : "!")
-					cell = obs[key] mark
-				}
+				else if (st == "skip")
+					cell = "skip"
+				else
+					cell = obs[key] (st == "pass" ? "" : (st == "xfail" ? "~" : "!"))
 				if (st == "fail" || ((key in obs) && st == "")) {
 					bad++
 					diffs = diffs sprintf("  %s/%s %s %s: observed %s, expected %s\n",
 						order["fs", i], order["kernel", j], rk[1], rk[2], obs[key], exp_[key])
 				} else if (st == "xfail") {
 					nxfail++
+				} else if (st == "skip") {
+					nskip++
 				} else if (st == "pass") {
 					npass++
 				}
@@ -90,18 +104,19 @@ END {
 		}
 		printf "\n"
 	}
-	printf "\n(. not run here, ! unexpected, ~ known gap: see tests/expected.txt)\n"
+	printf "\n(. not run here, ! unexpected, ~ known gap, skip: does not apply; see tests/expected.txt)\n"
 	if (diffs != "")
 		printf "\nUnexpected results:\n%s", diffs
 	if (bad_suites != "")
-		printf "\nSuites that could not run:\n%s", bad_suites
+		printf "\nSuites that failed as a whole:\n%s", bad_suites
 	bad += nbad_suites
-	if (npass + nxfail + bad == 0) {
+	if (npass + nxfail + nskip + bad == 0) {
 		printf "\nNo case ran at all.\n"
 		bad = 1
 	}
-	printf "\n%d cases as expected, %d known gaps (counted as skipped), %d unexpected\n", npass, nxfail, bad
-	printf "matrix: %d passed, %d failed, %d skipped\n", npass, bad, nxfail
+	printf "\n%d cases as expected, %d known gaps, %d skipped (does not apply), %d unexpected\n",
+		npass, nxfail, nskip, bad
+	printf "matrix: %d passed, %d failed, %d skipped\n", npass, bad, nxfail + nskip
 
 	printf "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"emptylink\">\n" > junit
 	for (j = 1; j <= nk; j++) for (i = 1; i <= nf; i++) {
@@ -117,6 +132,8 @@ END {
 				printf "<failure message=\"observed %s, expected %s\"/>", xml(obs[key]), xml(exp_[key]) > junit
 			else if (state[key] == "xfail")
 				printf "<skipped message=\"known gap: observed %s\"/>", xml(obs[key]) > junit
+			else if (state[key] == "skip")
+				printf "<skipped message=\"%s\"/>", xml(why[key]) > junit
 			printf "</testcase>\n" > junit
 		}
 		printf "  </testsuite>\n" > junit

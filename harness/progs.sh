@@ -43,7 +43,7 @@ SRC
 # The unpacked source in git at tag "base", the series applied on top.
 prepare_source() {
 	if ! git -C "$out/$name" rev-parse -q --verify base >/dev/null 2>&1; then
-		rm -rf "$out/$name" "$out/dl"
+		rm -rf "${out:?}/$name" "$out/dl"
 		mkdir -p "$out/dl"
 		say "progs: apt-get source $name"
 		(cd "$out/dl" && apt-get source -q "$name" >"$out/$name.source.log" 2>&1) ||

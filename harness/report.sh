@@ -1,65 +1,99 @@
 #!/bin/sh
-# report.sh RESULTS KERNEL...: judge one run.  For each kernel: how the boot
-# ended (RESULTS/KERNEL/verdict) and what dmesg shows; then the matrix of
-# all kernels (RESULTS/matrix.txt, RESULTS/junit.xml).  Exits 1 if any boot
-# did not complete, dmesg shows an unexpected problem, or a case is
-# unexpected.
+# report.sh RESULTS TESTBIN: judge one run, on the host only; re-judging
+# an archived run is the same call (make rejudge RESULTS=...).
+#   - per boot: how it ended (verdict) and what its dmesg shows
+#     (harness/dmesg-check.sh);
+#   - every result, the guest's and the host's fsck, against the cases'
+#     answers and tests/expected.txt: TESTBIN judge writes
+#     RESULTS/judged.ktap, with a plan from the registry of every result
+#     the run must have;
+#   - the tree's own KTAP parser (tools/testing/kunit/kunit.py parse)
+#     must read every KTAP file of the run;
+#   - the matrix (RESULTS/matrix.txt, RESULTS/junit.xml).
+# EXPECTED names another expectations file, STRICT_RULES=1 fails on
+# unused rules in any run (both for the harness's self-tests).
+# Exits 1 if a boot did not complete, dmesg shows an unexpected problem,
+# a result is unexpected or missing, a rule of tests/expected.txt is
+# unused in a full run, or a KTAP file cannot be parsed.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-res=$1
-shift
-top=$(cd "$(dirname "$0")/.." && pwd)
-problems='WARNING:|BUG:|Oops|Call Trace|Kernel panic|[Cc]orrupt|Structure needs cleaning|EXT4-fs error|BTRFS (error|critical|warning)|XFS .*(Internal error|Shutting down|Metadata)'
+res=$1 testbin=$2
+here=$(cd "$(dirname "$0")" && pwd)
+# Absolute: kunit.py changes into the kernel tree before it reads a file.
+[ -d "$res" ] || die "no results at $res"
+res=$(cd "$res" && pwd)
+top=$(cd "$here/.." && pwd)
+kunit=${KUNIT:-$top/build/src/vanilla/tools/testing/kunit/kunit.py}
+expected=${EXPECTED:-$top/tests/expected.txt}
+[ -d "$res" ] || die "no results at $res"
+if [ ! -f "$res/kernels" ] || [ ! -f "$res/filesystems" ]; then
+	die "$res is not the results of a run (no kernels or filesystems file)"
+fi
+[ -x "$testbin" ] || die "no test program at $testbin (make builds it)"
+[ -f "$kunit" ] || die "no KTAP parser at $kunit (make trees extracts it)"
+kernels=$(cat "$res/kernels")
+fslist=$(cat "$res/filesystems")
 status=0
-args=
 
-# One boot: its verdict and its kernel messages.
 judge_boot() { # kernel dir name
-	bk=$1 bd=$2 bname=$3
-	v=$(cat "$bd/verdict")
-	say "kernel $bk, $bname boot ($(cat "$bd/accel" 2>/dev/null || echo '?')): $v"
+	v=$(cat "$2/verdict" 2>/dev/null || echo "missing: no verdict in $2")
+	say "kernel $1, $3 boot ($(cat "$2/accel" 2>/dev/null || echo '?')): $v"
 	case "$v" in
 	completed:*) ;;
 	*)	status=1
-		say "  console log: $bd/console.log" ;;
+		say "  console log: $2/console.log" ;;
 	esac
-	# dmesg lines that look like trouble, less those documented for that kernel.
-	awk -v k="$bk" '!/^#/ && NF >= 2 && ($1 == k || $1 == "*") {
-		sub(/^[^ \t]+[ \t]+/, ""); print }' \
-		"$top/tests/dmesg-expected.txt" >"$bd/dmesg-allowed"
-	# Corruption reports are expected between the guest's markers, where
-	# it reads inodes that are corrupt on purpose; there must be some.
-	awk '/emptylink: (expect|allow) corruption: begin/ { inside = 1; next }
-	     /emptylink: (expect|allow) corruption: end/ { inside = 0; next }
-	     inside { print > "/dev/stderr"; next } { print }' \
-		"$bd/dmesg.log" 2>"$bd/dmesg-expected-corruption" |
-		grep -E "$problems" | grep -E -v -f "$bd/dmesg-allowed" \
-		>"$bd/dmesg-problems" || true
-	if grep -q "emptylink: expect corruption: begin" "$bd/dmesg.log" &&
-	   ! grep -q 'Metadata corruption detected' "$bd/dmesg-expected-corruption"; then
-		echo "no corruption report while reading the corrupt-on-purpose image" \
-			>>"$bd/dmesg-problems"
-	fi
-	if [ -s "$bd/dmesg-problems" ]; then
+	[ -f "$2/dmesg.log" ] || return 0
+	if ! "$here/dmesg-check.sh" "$2/dmesg.log" "$1" >"$2/dmesg-problems"; then
 		status=1
-		say "kernel $bk: unexpected kernel messages (all in $bd/dmesg.log):"
-		head -n 10 "$bd/dmesg-problems" | sed 's/^/    /'
+		say "kernel $1: unexpected kernel messages (all in $2/dmesg.log):"
+		head -n 10 "$2/dmesg-problems" | sed 's/^/    /'
 	fi
-	args="$args kernel=$bk $bd/ktap.log"
 }
 
-for k in "$@"; do
-	d=$res/$k
-	[ -f "$d/verdict" ] || die "no boot result in $d (was the $k kernel booted?)"
-	judge_boot "$k" "$d" main
-	[ -f "$d/recover/verdict" ] && judge_boot "$k" "$d/recover" recovery
-	[ -s "$d/fsck.ktap" ] && args="$args kernel=$k $d/fsck.ktap"
+: >"$res/plan"
+set --
+for k in $kernels; do
+	judge_boot "$k" "$res/$k" main
+	[ -d "$res/$k/recover" ] && judge_boot "$k" "$res/$k/recover" recovery
+	# shellcheck disable=SC2086
+	"$here/registry.sh" plan "$k" $fslist >>"$res/plan"
+	for f in "$res/$k/ktap.log" "$res/$k/recover/ktap.log" "$res/$k/fsck.ktap"; do
+		[ -s "$f" ] && set -- "$@" "$k=$f"
+	done
 done
 
+# Unused or shadowed rules fail only a run of every kernel and
+# filesystem; a subset leaves rules unused by design.
+strict=--strict-rules
+for k in vanilla patched; do
+	case " $kernels " in *" $k "*) ;; *) strict= ;; esac
+done
+for fs in $("$here/registry.sh" names); do
+	case " $fslist " in *" $fs "*) ;; *) strict= ;; esac
+done
+[ "${STRICT_RULES:-}" = 1 ] && strict=--strict-rules
+
 echo
-# shellcheck disable=SC2086
-awk -v junit="$res/junit.xml" -f "$top/harness/matrix.awk" $args \
+"$testbin" judge --expect "$expected" \
+	--registry "$here/filesystems.txt" --plan "$res/plan" $strict "$@" \
+	>"$res/judged.ktap" 2>"$res/judge.err" || status=1
+cat "$res/judge.err"
+
+# The tree's parser must read every KTAP document; its verdict on the
+# tests is not asked (the judge made it), only whether it could read.
+for f in "$res/judged.ktap" "$@"; do
+	f=${f#*=}
+	python3 "$kunit" parse "$f" >"$f.kunit" 2>&1 || true
+	if grep -q 'ERROR' "$f.kunit" || ! grep -q 'Testing complete' "$f.kunit"; then
+		status=1
+		say "kunit.py parse cannot read $f (its output: $f.kunit):"
+		grep -E 'ERROR|Error|Traceback' "$f.kunit" | head -n 5 | sed 's/^/    /'
+	fi
+done
+
+awk -v junit="$res/junit.xml" -f "$here/matrix.awk" "$res/judged.ktap" \
 	>"$res/matrix.txt" || status=1
 cat "$res/matrix.txt"
 echo "results: $res"

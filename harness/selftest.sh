@@ -1,12 +1,13 @@
 #!/bin/sh
-# selftest.sh BZIMAGE INITRD OUTDIR: prove the harness reports each way a
-# run can go wrong as what it is.  Each check provokes one failure on
-# purpose and asserts the harness's verdict and exit status.
+# selftest.sh BZIMAGE INITRD TESTBIN OUTDIR: prove the harness reports
+# each way a run can go wrong as what it is.  Each check provokes one
+# failure on purpose and asserts the harness's verdict and exit status.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-kernel=$1 initrd=$2 out=$3
-here=$(dirname "$0")
+kernel=$1 initrd=$2 testbin=$3 out=$4
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
 accel=$("$here/accel.sh" "$kernel")
 pass=0 fail=0
 rm -rf "$out"
@@ -33,16 +34,64 @@ verdict_is() { # dir word
 	grep -q "^$2:" "$out/$1/verdict" || { cat "$out/$1/verdict"; return 1; }
 }
 
-# A case whose expectation is wrong completes the boot but fails the
+# A run of the patched kernel on tmpfs whose first case claims a wrong
+# answer (emptylink.selftest=fail); the later checks re-judge it.
+fail_run() {
+	[ -f "$out/fail/patched/verdict" ] && return 0
+	mkdir -p "$out/fail"
+	echo patched >"$out/fail/kernels"
+	echo tmpfs >"$out/fail/filesystems"
+	boot fail/patched 300 emptylink.selftest=fail || true
+}
+
+# A case whose answer is wrong completes the boot but fails the
 # report, and the report names that case.
 failing_case() {
-	boot fail/patched 300 emptylink.selftest=fail || true
+	fail_run
 	verdict_is fail/patched completed || return 1
-	if "$here/report.sh" "$out/fail" patched; then
+	if "$here/report.sh" "$out/fail" "$testbin"; then
 		echo "report.sh passed a run with a failing case"
 		return 1
 	fi
 	grep -q 'selftest.must_fail: observed ENOENT, expected ok' "$out/fail/matrix.txt"
+}
+
+# The same run judged again with a rule no cell can match: the judge
+# names that rule's line.
+unused_rule() {
+	fail_run
+	cp "$top/tests/expected.txt" "$out/expected-unused.txt"
+	echo "patched tmpfs scratch no.such_case ok selftest: matches nothing" \
+		>>"$out/expected-unused.txt"
+	line=$(wc -l <"$out/expected-unused.txt")
+	if EXPECTED=$out/expected-unused.txt STRICT_RULES=1 \
+		"$here/report.sh" "$out/fail" "$testbin"; then
+		echo "report.sh passed a run with an unused rule"
+		return 1
+	fi
+	grep -q "expected-unused.txt:$line: rule matches nothing" "$out/fail/judge.err"
+}
+
+# A filesystem the run was to cover but has no result for: every result
+# the registry says it must have is reported missing.
+missing_results() {
+	fail_run
+	cp -r "$out/fail" "$out/missing"
+	echo "tmpfs ext4" >"$out/missing/filesystems"
+	if "$here/report.sh" "$out/missing" "$testbin"; then
+		echo "report.sh passed a run with missing results"
+		return 1
+	fi
+	grep -q 'patched.ext4.scratch # no result' "$out/missing/judged.ktap"
+}
+
+# A patched checker that was not built is a failing cell, not a row
+# that silently disappears.
+missing_checker() {
+	"$here/disks.sh" prepare "$out/nochecker" "$out" ext4_inline >/dev/null
+	PROGS=$out/no-such-progs "$here/disks.sh" fsck "$out/nochecker" \
+		"$testbin" ext4_inline >"$out/nochecker/fsck.ktap"
+	grep -q 'observed=missing:' "$out/nochecker/fsck.ktap"
 }
 
 # init exits: the kernel panics; the run must say "panic", not pass.
@@ -69,7 +118,7 @@ missing_kernel() {
 
 # An unknown filesystem in FS is refused by name before anything boots.
 unknown_filesystem() {
-	! "$here/run-matrix.sh" "$out/unknown" "$initrd" "$out" "$out" \
+	! "$here/run-matrix.sh" "$out/unknown" "$initrd" "$out" "$testbin" \
 		"tmpfs nosuchfs" patched 2>"$out/unknown.err" &&
 		grep -q "unknown filesystem 'nosuchfs'" "$out/unknown.err"
 }
@@ -78,10 +127,13 @@ unknown_filesystem() {
 missing_image() {
 	! "$here/disks.sh" prepare "$out/noimg" "$out/no-such-dir" ext4 \
 		2>"$out/noimg.err" >/dev/null &&
-		grep -q 'no prebuilt ext4 image at' "$out/noimg.err"
+		grep -q 'no prebuilt image of ext4 at' "$out/noimg.err"
 }
 
 check failing_case failing_case
+check unused_rule unused_rule
+check missing_results missing_results
+check missing_checker missing_checker
 check panicking_guest panicking_guest
 check hanging_guest hanging_guest
 check unbootable_kernel unbootable_kernel

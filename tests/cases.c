@@ -7,6 +7,7 @@
  * symlink("", "e") on a scratch filesystem or hard-linked from a link on a
  * prebuilt image (so a kernel that cannot create one still gets to follow
  * one).  A case reports what it saw; it never decides pass or fail itself.
+ * The order of the declarations is the order of the matrix's rows.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,56 +24,57 @@
 
 #include "cases.h"
 #include "uring.h"
+#include "xfs.h"
 
 /* Creating */
 
-static void create_symlink(int dfd, char *out)
+CASE(TABLE, create, symlink, "ok", 0)
 {
 	obs_rc(out, symlink("", "n"));
 }
 
-static void create_symlinkat(int dfd, char *out)
+CASE(TABLE, create, symlinkat, "ok", 0)
 {
-	obs_rc(out, symlinkat("", dfd, "n"));
+	obs_rc(out, symlinkat("", c->dfd, "n"));
 }
 
-static void create_uring(int dfd, char *out)
+CASE(TABLE, create, io_uring, "ok", 0)
 {
-	obs_rc(out, uring_symlinkat("", dfd, "n"));
+	obs_rc(out, uring_symlinkat("", c->dfd, "n"));
 }
 
-static void create_empty_name(int dfd, char *out)
+CASE(TABLE, create, empty_name, "ENOENT", 0)
 {
 	obs_rc(out, symlink("x", ""));
 }
 
-static void create_uring_empty_name(int dfd, char *out)
+CASE(TABLE, create, io_uring_empty_name, "ENOENT", 0)
 {
-	obs_rc(out, uring_symlinkat("x", dfd, ""));
+	obs_rc(out, uring_symlinkat("x", c->dfd, ""));
 }
 
-static void create_exists(int dfd, char *out)
+CASE(TABLE, create, exists, "EEXIST", NEEDS_EMPTY)
 {
 	obs_rc(out, symlink("", "e"));
 }
 
 /* Reading the link itself */
 
-static void read_readlink(int dfd, char *out)
+CASE(TABLE, read, readlink, "\"\"", NEEDS_EMPTY)
 {
 	char buf[64];
 
 	obs_link(out, readlink("e", buf, sizeof(buf)), buf);
 }
 
-static void read_readlinkat(int dfd, char *out)
+CASE(TABLE, read, readlinkat, "\"\"", NEEDS_EMPTY)
 {
 	char buf[64];
 
-	obs_link(out, readlinkat(dfd, "e", buf, sizeof(buf)), buf);
+	obs_link(out, readlinkat(c->dfd, "e", buf, sizeof(buf)), buf);
 }
 
-static void read_readlink_opath(int dfd, char *out)
+CASE(TABLE, read, readlink_opath, "\"\"", NEEDS_EMPTY)
 {
 	char buf[64];
 	int fd = open("e", O_PATH | O_NOFOLLOW);
@@ -85,16 +87,16 @@ static void read_readlink_opath(int dfd, char *out)
 	close(fd);
 }
 
-static void read_lstat(int dfd, char *out)
+CASE(TABLE, read, lstat, "lnk:0", NEEDS_EMPTY)
 {
 	obs_lstat("e", out);
 }
 
-static void read_statx(int dfd, char *out)
+CASE(TABLE, read, statx, "lnk:0", NEEDS_EMPTY)
 {
 	struct statx stx;
 
-	if (statx(dfd, "e", AT_SYMLINK_NOFOLLOW, STATX_TYPE | STATX_SIZE,
+	if (statx(c->dfd, "e", AT_SYMLINK_NOFOLLOW, STATX_TYPE | STATX_SIZE,
 		  &stx) < 0)
 		obs_rc(out, -1);
 	else
@@ -115,44 +117,44 @@ static void open_type(int dfd, const char *path, int flags, char *out)
 	close(fd);
 }
 
-static void follow_stat(int dfd, char *out)
+CASE(TABLE, follow, stat, "ENOENT", NEEDS_EMPTY)
 {
 	obs_stat_type("e", out);
 }
 
-static void follow_open(int dfd, char *out)
+CASE(TABLE, follow, open, "ENOENT", NEEDS_EMPTY)
 {
-	open_type(dfd, "e", O_RDONLY, out);
+	open_type(c->dfd, "e", O_RDONLY, out);
 }
 
-static void follow_open_creat(int dfd, char *out)
+CASE(TABLE, follow, open_creat, "ENOENT", NEEDS_EMPTY)
 {
-	open_type(dfd, "e", O_WRONLY | O_CREAT, out);
+	open_type(c->dfd, "e", O_WRONLY | O_CREAT, out);
 }
 
-static void follow_open_excl(int dfd, char *out)
+CASE(TABLE, follow, open_excl, "EEXIST", NEEDS_EMPTY)
 {
-	open_type(dfd, "e", O_WRONLY | O_CREAT | O_EXCL, out);
+	open_type(c->dfd, "e", O_WRONLY | O_CREAT | O_EXCL, out);
 }
 
-static void follow_opendir(int dfd, char *out)
+CASE(TABLE, follow, opendir, "ENOENT", NEEDS_EMPTY)
 {
-	open_type(dfd, "e", O_RDONLY | O_DIRECTORY, out);
+	open_type(c->dfd, "e", O_RDONLY | O_DIRECTORY, out);
 }
 
-static void follow_mkdir(int dfd, char *out)
+CASE(TABLE, follow, mkdir, "EEXIST", NEEDS_EMPTY)
 {
 	obs_rc(out, mkdir("e", 0755));
 }
 
-static void follow_chdir(int dfd, char *out)
+CASE(TABLE, follow, chdir, "ENOENT", NEEDS_EMPTY)
 {
 	obs_rc(out, chdir("e"));
-	if (fchdir(dfd) < 0)
+	if (fchdir(c->dfd) < 0)
 		snprintf(out, OBS_LEN, "fchdir:%s", errno_name(errno));
 }
 
-static void follow_execve(int dfd, char *out)
+CASE(TABLE, follow, execve, "ENOENT", NEEDS_EMPTY)
 {
 	static char *const argv[] = { "e", NULL }, *const envp[] = { NULL };
 	int pfd[2], err = 0, status;
@@ -164,6 +166,12 @@ static void follow_execve(int dfd, char *out)
 		return;
 	}
 	pid = fork();
+	if (pid < 0) {
+		obs_rc(out, -1);
+		close(pfd[0]);
+		close(pfd[1]);
+		return;
+	}
 	if (pid == 0) {
 		execve("./e", argv, envp);
 		err = errno;
@@ -174,52 +182,49 @@ static void follow_execve(int dfd, char *out)
 	close(pfd[1]);
 	n = read(pfd[0], &err, sizeof(err));
 	close(pfd[0]);
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	if (pid < 0)
-		obs_rc(out, -1);
-	else if (n == sizeof(err))
+	waitpid(pid, &status, 0);
+	if (n == sizeof(err))
 		snprintf(out, OBS_LEN, "%s", errno_name(err));
 	else
 		snprintf(out, OBS_LEN, "executed");
 }
 
-static void follow_access(int dfd, char *out)
+CASE(TABLE, follow, access, "ENOENT", NEEDS_EMPTY)
 {
 	obs_rc(out, access("e", F_OK));
 }
 
-static void follow_truncate(int dfd, char *out)
+CASE(TABLE, follow, truncate, "ENOENT", NEEDS_EMPTY)
 {
 	obs_rc(out, truncate("e", 0));
 }
 
 /* "x" exists beside the link, so a walk that treats "e" as "." finds it. */
-static void follow_intermediate(int dfd, char *out)
+CASE(TABLE, follow, intermediate, "ENOENT", NEEDS_EMPTY)
 {
 	int fd = open("x", O_WRONLY | O_CREAT, 0644);
 
 	if (fd < 0) {
-		snprintf(out, OBS_LEN, "setup:%s", errno_name(errno));
+		obs_setup(out, errno);
 		return;
 	}
 	close(fd);
 	obs_stat_type("e/x", out);
 }
 
-static void follow_trailing_slash(int dfd, char *out)
+CASE(TABLE, follow, trailing_slash, "ENOENT", NEEDS_EMPTY)
 {
 	obs_stat_type("e/", out);
 }
 
-static void follow_nofollow(int dfd, char *out)
+CASE(TABLE, follow, o_nofollow, "ELOOP", NEEDS_EMPTY)
 {
-	open_type(dfd, "e", O_RDONLY | O_NOFOLLOW, out);
+	open_type(c->dfd, "e", O_RDONLY | O_NOFOLLOW, out);
 }
 
-static void follow_opath_nofollow(int dfd, char *out)
+CASE(TABLE, follow, o_path_nofollow, "lnk", NEEDS_EMPTY)
 {
-	open_type(dfd, "e", O_PATH | O_NOFOLLOW, out);
+	open_type(c->dfd, "e", O_PATH | O_NOFOLLOW, out);
 }
 
 static void openat2_type(int dfd, __u64 resolve, char *out)
@@ -235,29 +240,29 @@ static void openat2_type(int dfd, __u64 resolve, char *out)
 	close(fd);
 }
 
-static void follow_no_symlinks(int dfd, char *out)
+CASE(TABLE, follow, resolve_no_symlinks, "ELOOP", NEEDS_EMPTY)
 {
-	openat2_type(dfd, RESOLVE_NO_SYMLINKS, out);
+	openat2_type(c->dfd, RESOLVE_NO_SYMLINKS, out);
 }
 
-static void follow_beneath(int dfd, char *out)
+CASE(TABLE, follow, resolve_beneath, "ENOENT", NEEDS_EMPTY)
 {
-	openat2_type(dfd, RESOLVE_BENEATH, out);
+	openat2_type(c->dfd, RESOLVE_BENEATH, out);
 }
 
-static void follow_in_root(int dfd, char *out)
+CASE(TABLE, follow, resolve_in_root, "ENOENT", NEEDS_EMPTY)
 {
-	openat2_type(dfd, RESOLVE_IN_ROOT, out);
+	openat2_type(c->dfd, RESOLVE_IN_ROOT, out);
 }
 
-static void follow_linkat(int dfd, char *out)
+CASE(TABLE, follow, linkat_follow, "ENOENT", NEEDS_EMPTY)
 {
-	obs_rc(out, linkat(dfd, "e", dfd, "h", AT_SYMLINK_FOLLOW));
+	obs_rc(out, linkat(c->dfd, "e", c->dfd, "h", AT_SYMLINK_FOLLOW));
 }
 
 /* Working on the link itself */
 
-static void self_unlink(int dfd, char *out)
+CASE(TABLE, self, unlink, "ok", NEEDS_EMPTY)
 {
 	struct stat st;
 
@@ -280,37 +285,37 @@ static void rename_and_read(const char *to, char *out)
 		obs_link(out, readlink(to, buf, sizeof(buf)), buf);
 }
 
-static void self_rename_file(int dfd, char *out)
+CASE(TABLE, self, rename_over_file, "\"\"", NEEDS_EMPTY)
 {
 	int fd = open("f", O_WRONLY | O_CREAT, 0644);
 
 	if (fd < 0) {
-		snprintf(out, OBS_LEN, "setup:%s", errno_name(errno));
+		obs_setup(out, errno);
 		return;
 	}
 	close(fd);
 	rename_and_read("f", out);
 }
 
-static void self_rename_link(int dfd, char *out)
+CASE(TABLE, self, rename_over_link, "\"\"", NEEDS_EMPTY)
 {
 	if (symlink("target", "l") < 0) {
-		snprintf(out, OBS_LEN, "setup:%s", errno_name(errno));
+		obs_setup(out, errno);
 		return;
 	}
 	rename_and_read("l", out);
 }
 
-static void self_rename_dir(int dfd, char *out)
+CASE(TABLE, self, rename_to_subdir, "\"\"", NEEDS_EMPTY)
 {
 	if (mkdir("sub", 0755) < 0) {
-		snprintf(out, OBS_LEN, "setup:%s", errno_name(errno));
+		obs_setup(out, errno);
 		return;
 	}
 	rename_and_read("sub/e", out);
 }
 
-static void self_link(int dfd, char *out)
+CASE(TABLE, self, link, "lnk:0", NEEDS_EMPTY)
 {
 	struct stat st;
 
@@ -322,7 +327,7 @@ static void self_link(int dfd, char *out)
 		obs_type_size(out, st.st_mode, st.st_size);
 }
 
-static void self_lchown(int dfd, char *out)
+CASE(TABLE, self, lchown, "ok", NEEDS_EMPTY)
 {
 	struct stat st;
 
@@ -334,12 +339,12 @@ static void self_lchown(int dfd, char *out)
 		snprintf(out, OBS_LEN, "ok");
 }
 
-static void self_utimensat(int dfd, char *out)
+CASE(TABLE, self, utimensat_nofollow, "ok", NEEDS_EMPTY)
 {
 	const struct timespec ts[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
 	struct stat st;
 
-	if (utimensat(dfd, "e", ts, AT_SYMLINK_NOFOLLOW) < 0 ||
+	if (utimensat(c->dfd, "e", ts, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    lstat("e", &st) < 0)
 		obs_rc(out, -1);
 	else if (st.st_mtim.tv_sec != ts[1].tv_sec)
@@ -348,63 +353,37 @@ static void self_utimensat(int dfd, char *out)
 		snprintf(out, OBS_LEN, "ok");
 }
 
-/*
- * xfs online scrub of the link's inode, through the ioctls xfs_scrub uses
- * (uapi structs from fs/xfs/libxfs/xfs_fs.h, cut to the fields used, so
- * that xfslibs-dev is not needed).  "n/a" on other filesystems.
- */
-struct xfs_scrub_metadata {
-	__u32 sm_type, sm_flags;
-	__u64 sm_ino;
-	__u32 sm_gen, sm_agno;
-	__u64 sm_reserved[5];
-};
-struct xfs_bulk_ireq {
-	__u64 ino;
-	__u32 flags, icount, ocount, agno;
-	__u64 reserved[5];
-};
-struct xfs_bulkstat_one {
-	struct xfs_bulk_ireq hdr;
-	__u64 bs_ino, bs_size, bs_blocks, bs_xflags;
-	__s64 bs_atime, bs_mtime, bs_ctime, bs_btime;
-	__u32 bs_gen;
-	__u32 rest[47];		/* to sizeof(struct xfs_bulkstat), 256 */
-};
-_Static_assert(sizeof(struct xfs_bulkstat_one) == 64 + 256, "xfs_bulkstat");
-#define XFS_SUPER_MAGIC		0x58465342
-#define XFS_IOC_BULKSTAT	_IOR('X', 127, struct xfs_bulk_ireq)
-#define XFS_IOC_SCRUB_METADATA	_IOWR('X', 60, struct xfs_scrub_metadata)
-#define XFS_SCRUB_TYPE_SYMLINK	17
-#define XFS_SCRUB_OFLAG_CORRUPT	(1u << 1)
-
-static void self_xfs_scrub(int dfd, char *out)
+/* xfs online scrub of the link's inode, as xfs_scrub does it (xfs.h). */
+CASE(TABLE, self, xfs_scrub, "ok", NEEDS_EMPTY)
 {
 	struct xfs_scrub_metadata sm = { .sm_type = XFS_SCRUB_TYPE_SYMLINK };
 	struct xfs_bulkstat_one bs;
 	struct statfs sfs;
 	struct stat st;
 
-	if (fstatfs(dfd, &sfs) < 0 || lstat("e", &st) < 0) {
+	if (fstatfs(c->dfd, &sfs) < 0 || lstat("e", &st) < 0) {
 		obs_rc(out, -1);
 		return;
 	}
 	if (sfs.f_type != XFS_SUPER_MAGIC) {
-		snprintf(out, OBS_LEN, "n/a");
+		obs_skip(out, "not xfs");
 		return;
 	}
 	/* Scrub wants the inode's generation too: bulkstat gives it. */
 	memset(&bs, 0, sizeof(bs));
 	bs.hdr.ino = st.st_ino;
 	bs.hdr.icount = 1;
-	if (ioctl(dfd, XFS_IOC_BULKSTAT, &bs) < 0 || bs.hdr.ocount != 1 ||
-	    bs.bs_ino != (__u64)st.st_ino) {
+	if (ioctl(c->dfd, XFS_IOC_BULKSTAT, &bs) < 0) {
 		snprintf(out, OBS_LEN, "bulkstat:%s", errno_name(errno));
+		return;
+	}
+	if (bs.hdr.ocount != 1 || bs.bs_ino != (__u64)st.st_ino) {
+		snprintf(out, OBS_LEN, "bulkstat:other-inode");
 		return;
 	}
 	sm.sm_ino = st.st_ino;
 	sm.sm_gen = bs.bs_gen;
-	if (ioctl(dfd, XFS_IOC_SCRUB_METADATA, &sm) < 0)
+	if (ioctl(c->dfd, XFS_IOC_SCRUB_METADATA, &sm) < 0)
 		obs_rc(out, -1);
 	else if (sm.sm_flags & XFS_SCRUB_OFLAG_CORRUPT)
 		snprintf(out, OBS_LEN, "corrupt");
@@ -414,60 +393,64 @@ static void self_xfs_scrub(int dfd, char *out)
 
 /* Controls: ordinary links, so a broken harness or walk shows */
 
-static void ctl_normal_stat(int dfd, char *out)
+CASE(TABLE, ctl, normal_stat, "reg", 0)
 {
 	int fd = open("t", O_WRONLY | O_CREAT, 0644);
 
-	if (fd < 0 || symlink("t", "n") < 0) {
-		snprintf(out, OBS_LEN, "setup:%s", errno_name(errno));
+	if (fd < 0) {
+		obs_setup(out, errno);
 		return;
 	}
 	close(fd);
+	if (symlink("t", "n") < 0) {
+		obs_setup(out, errno);
+		return;
+	}
 	obs_stat_type("n", out);
 }
 
-static void ctl_normal_readlink(int dfd, char *out)
+CASE(TABLE, ctl, normal_readlink, "\"target\"", 0)
 {
 	char buf[64];
 
 	if (symlink("target", "n") < 0) {
-		snprintf(out, OBS_LEN, "setup:%s", errno_name(errno));
+		obs_setup(out, errno);
 		return;
 	}
 	obs_link(out, readlink("n", buf, sizeof(buf)), buf);
 }
 
 /* 400 bytes: out of the inode on every filesystem (remote on xfs). */
-static void ctl_long_readlink(int dfd, char *out)
+CASE(TABLE, ctl, long_readlink, "x*400", 0)
 {
 	char body[401], buf[512];
 
 	memset(body, 'x', 400);
 	body[400] = '\0';
 	if (symlink(body, "n") < 0) {
-		snprintf(out, OBS_LEN, "setup:%s", errno_name(errno));
+		obs_setup(out, errno);
 		return;
 	}
 	obs_link(out, readlink("n", buf, sizeof(buf)), buf);
 }
 
-static void ctl_dangling_stat(int dfd, char *out)
+CASE(TABLE, ctl, dangling_stat, "ENOENT", 0)
 {
 	if (symlink("missing", "d") < 0) {
-		snprintf(out, OBS_LEN, "setup:%s", errno_name(errno));
+		obs_setup(out, errno);
 		return;
 	}
 	obs_stat_type("d", out);
 }
 
 /* O_CREAT through a dangling link creates its target: the link was followed. */
-static void ctl_dangling_creat(int dfd, char *out)
+CASE(TABLE, ctl, dangling_creat, "reg", 0)
 {
 	if (symlink("missing", "d") < 0) {
-		snprintf(out, OBS_LEN, "setup:%s", errno_name(errno));
+		obs_setup(out, errno);
 		return;
 	}
-	open_type(dfd, "d", O_WRONLY | O_CREAT, out);
+	open_type(c->dfd, "d", O_WRONLY | O_CREAT, out);
 	if (!strcmp(out, "reg") && access("missing", F_OK) < 0)
 		snprintf(out, OBS_LEN, "no-target");
 }
@@ -481,78 +464,29 @@ static int same_file(const char *a, const char *b)
 }
 
 /* A body of only slashes is the one legitimate "pure jump". */
-static void ctl_root(int dfd, char *out)
+CASE(TABLE, ctl, slashes_to_root, "root", 0)
 {
 	if (symlink("//", "r") < 0) {
-		snprintf(out, OBS_LEN, "setup:%s", errno_name(errno));
+		obs_setup(out, errno);
 		return;
 	}
 	snprintf(out, OBS_LEN, "%s", same_file("r", "/") ? "root" : "not-root");
 }
 
 /* nd_jump_link() magic links return no body at all and must still jump. */
-static void ctl_magic(int dfd, char *out)
+CASE(TABLE, ctl, magic_link, "cwd", 0)
 {
 	snprintf(out, OBS_LEN, "%s",
 		 same_file("/proc/self/cwd", ".") ? "cwd" : "not-cwd");
 }
 
-static void ctl_empty_path(int dfd, char *out)
+CASE(TABLE, ctl, empty_pathname, "ENOENT", 0)
 {
 	obs_stat_type("", out);
 }
 
-const struct tcase cases[] = {
-	{ "create.symlink", "ok", 0, create_symlink },
-	{ "create.symlinkat", "ok", 0, create_symlinkat },
-	{ "create.io_uring", "ok", 0, create_uring },
-	{ "create.empty_name", "ENOENT", 0, create_empty_name },
-	{ "create.io_uring_empty_name", "ENOENT", 0, create_uring_empty_name },
-	{ "create.exists", "EEXIST", NEEDS_EMPTY, create_exists },
-	{ "read.readlink", "\"\"", NEEDS_EMPTY, read_readlink },
-	{ "read.readlinkat", "\"\"", NEEDS_EMPTY, read_readlinkat },
-	{ "read.readlink_opath", "\"\"", NEEDS_EMPTY, read_readlink_opath },
-	{ "read.lstat", "lnk:0", NEEDS_EMPTY, read_lstat },
-	{ "read.statx", "lnk:0", NEEDS_EMPTY, read_statx },
-	{ "follow.stat", "ENOENT", NEEDS_EMPTY, follow_stat },
-	{ "follow.open", "ENOENT", NEEDS_EMPTY, follow_open },
-	{ "follow.open_creat", "ENOENT", NEEDS_EMPTY, follow_open_creat },
-	{ "follow.open_excl", "EEXIST", NEEDS_EMPTY, follow_open_excl },
-	{ "follow.opendir", "ENOENT", NEEDS_EMPTY, follow_opendir },
-	{ "follow.mkdir", "EEXIST", NEEDS_EMPTY, follow_mkdir },
-	{ "follow.chdir", "ENOENT", NEEDS_EMPTY, follow_chdir },
-	{ "follow.execve", "ENOENT", NEEDS_EMPTY, follow_execve },
-	{ "follow.access", "ENOENT", NEEDS_EMPTY, follow_access },
-	{ "follow.truncate", "ENOENT", NEEDS_EMPTY, follow_truncate },
-	{ "follow.intermediate", "ENOENT", NEEDS_EMPTY, follow_intermediate },
-	{ "follow.trailing_slash", "ENOENT", NEEDS_EMPTY, follow_trailing_slash },
-	{ "follow.o_nofollow", "ELOOP", NEEDS_EMPTY, follow_nofollow },
-	{ "follow.o_path_nofollow", "lnk", NEEDS_EMPTY, follow_opath_nofollow },
-	{ "follow.resolve_no_symlinks", "ELOOP", NEEDS_EMPTY, follow_no_symlinks },
-	{ "follow.resolve_beneath", "ENOENT", NEEDS_EMPTY, follow_beneath },
-	{ "follow.resolve_in_root", "ENOENT", NEEDS_EMPTY, follow_in_root },
-	{ "follow.linkat_follow", "ENOENT", NEEDS_EMPTY, follow_linkat },
-	{ "self.unlink", "ok", NEEDS_EMPTY, self_unlink },
-	{ "self.rename_over_file", "\"\"", NEEDS_EMPTY, self_rename_file },
-	{ "self.rename_over_link", "\"\"", NEEDS_EMPTY, self_rename_link },
-	{ "self.rename_to_subdir", "\"\"", NEEDS_EMPTY, self_rename_dir },
-	{ "self.link", "lnk:0", NEEDS_EMPTY, self_link },
-	{ "self.lchown", "ok", NEEDS_EMPTY, self_lchown },
-	{ "self.utimensat_nofollow", "ok", NEEDS_EMPTY, self_utimensat },
-	{ "self.xfs_scrub", "ok", NEEDS_EMPTY, self_xfs_scrub },
-	{ "ctl.normal_stat", "reg", 0, ctl_normal_stat },
-	{ "ctl.normal_readlink", "\"target\"", 0, ctl_normal_readlink },
-	{ "ctl.long_readlink", "x*400", 0, ctl_long_readlink },
-	{ "ctl.dangling_stat", "ENOENT", 0, ctl_dangling_stat },
-	{ "ctl.dangling_creat", "reg", 0, ctl_dangling_creat },
-	{ "ctl.slashes_to_root", "root", 0, ctl_root },
-	{ "ctl.magic_link", "cwd", 0, ctl_magic },
-	{ "ctl.empty_pathname", "ENOENT", 0, ctl_empty_path },
-};
-
-const unsigned int nr_cases = ARRAY_SIZE(cases);
-
 /* The mission says stat("") is ENOENT; claiming "ok" must show as a failure. */
-const struct tcase selftest_fail_case = {
-	"selftest.must_fail", "ok", 0, ctl_empty_path
-};
+CASE(SELFTEST, selftest, must_fail, "ok", 0)
+{
+	obs_stat_type("", out);
+}

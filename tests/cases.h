@@ -1,29 +1,94 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Declaring a case, in the style of kselftest_harness.h: the case's name
+ * and its function come from the same two tokens, so they cannot drift
+ * apart, and the body follows the declaration:
+ *
+ *	CASE(TABLE, read, readlink, "\"\"", NEEDS_EMPTY)
+ *	{
+ *		char buf[64];
+ *
+ *		obs_link(out, readlink("e", buf, sizeof(buf)), buf);
+ *	}
+ *
+ * defines read_readlink(c, out) and a struct tcase named "read.readlink"
+ * in the section emptylink_cases.  The linker gathers the cases of every
+ * file into one array between __start_emptylink_cases and
+ * __stop_emptylink_cases; cases_of() picks a suite's cases out of it in
+ * declaration order.  The case writes what it saw to out (OBS_LEN bytes);
+ * it never decides whether that is right.
+ */
 #ifndef EMPTYLINK_CASES_H
 #define EMPTYLINK_CASES_H
 
+#include "compiler.h"
 #include "observe.h"
 
-/* The case needs an empty link named "e" in its directory before it runs. */
+enum suite_id {
+	SUITE_TABLE,	/* tests/cases.c: one fresh directory per case */
+	SUITE_SELFTEST,	/* a case whose want is wrong on purpose */
+	SUITE_PERSIST,	/* links persist_setup() made, after a remount */
+	SUITE_CRASH,	/* links crash_setup() made, after log recovery */
+	SUITE_CLEANUP,	/* the crash directory, removed and remounted */
+	SUITE_MANIFEST,	/* run once per entry of fs-images/manifest.txt */
+	SUITE_LINKS,	/* run once per PATH given on the command line */
+};
+
+struct record;
+
+/* What a case runs on. */
+struct ctx {
+	int dfd;		/* its directory, also the cwd (or AT_FDCWD) */
+	const char *path;	/* the entry or directory the suite is about */
+	const char *type;	/* manifest: the entry's TYPE column */
+	const struct record *rec; /* persist, crash: what setup made */
+};
+
+struct tcase {
+	const char *name;	/* "group.name"; per entry "PATH:name" */
+	const char *want;	/* the mission's answer; NULL: from the entry */
+	enum suite_id suite;
+	unsigned int needs;	/* the suite's NEEDS_* bits */
+	const char *file;	/* where it is declared: the order of a suite */
+	int line;
+	void (*run)(const struct ctx *c, char *out);
+};
+
+/* Table: the case needs an empty link named "e" in its directory. */
 #define NEEDS_EMPTY 0x1
 
 /*
- * One row of the table.  Each case runs with its own fresh directory as
- * the working directory, dfd open on it, and writes what it saw to out.
- * want is the mission's answer, the same on every filesystem; per-kernel
- * and per-filesystem deviations live in tests/expected.txt.
+ * aligned(): the compiler must not pad a case to a larger alignment of
+ * its own, or the linker's array would have gaps between the cases.
  */
-struct tcase {
-	const char *name;
-	const char *want;
-	unsigned int needs;
-	void (*run)(int dfd, char *out);
-};
+#define CASE(suite_, group, name_, want_, needs_)			\
+	static void group##_##name_(const struct ctx *c, char *out);	\
+	static const struct tcase group##_##name_##_case		\
+	__used __section("emptylink_cases")				\
+	__aligned(__alignof__(struct tcase)) = {			\
+		.name = #group "." #name_,				\
+		.suite = SUITE_##suite_,				\
+		.want = want_,						\
+		.needs = needs_,					\
+		.file = __FILE__,					\
+		.line = __LINE__,					\
+		.run = group##_##name_,					\
+	};								\
+	static void group##_##name_(const struct ctx *c __maybe_unused,	\
+				    char *out)
 
-extern const struct tcase cases[];
-extern const unsigned int nr_cases;
+/* The linker's names for the ends of the section. */
+extern const struct tcase __start_emptylink_cases[];
+extern const struct tcase __stop_emptylink_cases[];
 
-/* Only for the harness's self-test: a case whose want is wrong. */
-extern const struct tcase selftest_fail_case;
+/*
+ * The cases of suite in declaration order (file, then line), as a
+ * malloc()ed array the caller frees; NULL when out of memory.
+ */
+const struct tcase **cases_of(enum suite_id suite, unsigned int *n);
+
+/* "PATH:name" for a per-entry case: name is the part after the dot. */
+void case_entry_name(char *buf, size_t size, const char *path,
+		     const struct tcase *t);
 
 #endif

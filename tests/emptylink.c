@@ -1,213 +1,151 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * emptylink: the guest's test program.  Each call runs one suite and
- * prints it as a KTAP subtest (numbered --index in the guest's plan):
+ * emptylink: the test program.  In the guest it observes and reports;
+ * on the host it judges.  Each suite command prints one raw KTAP subtest
+ * (numbered --index in the caller's plan) of what every case observed
+ * and what it wants; it never says whether that is right.
  *
- *   emptylink --kernel K --fs FS --expect FILE --index N MODE
- *
- *   --dir DIR [--from LINK] [--fscrypt] [--selftest-fail]
- *        the test table in DIR; source "scratch", or "image" with --from;
- *        with --fscrypt DIR is made an encrypted directory first
- *   --manifest FILE --dir ROOT [--set NAME]
- *        the image mounted at ROOT against fs-images/manifest.txt (the
- *        entries for FS, or for NAME)
- *   --persist DIR --source LABEL
- *        read back what --persist-setup DIR left before a remount
- *   --crash DIR --source LABEL
- *        after a crash and log recovery, read what --crash-setup DIR left
- *   --cleanup DIR --source LABEL
- *        DIR was removed and the filesystem remounted: it must be gone
- *   --links ROOT --source LABEL PATH...
+ *   emptylink table DIR [--from LINK] [--fscrypt] [--selftest-fail]
+ *        the test table in DIR; source "scratch", or "image" with --from
+ *        (the empty link each case needs is hard-linked from LINK); with
+ *        --fscrypt DIR is made an encrypted directory first
+ *   emptylink manifest MANIFEST SETS ROOT
+ *        the image mounted at ROOT against the entries of MANIFEST
+ *        (fs-images/manifest.txt) whose SET is one of SETS (a,b,...);
+ *        source "manifest"
+ *   emptylink persist DIR      what persist-setup DIR left, after a remount
+ *   emptylink crash DIR        after a crash and log recovery, what
+ *                              crash-setup DIR left
+ *   emptylink cleanup DIR      DIR was removed and the filesystem
+ *                              remounted: it must be gone (reads DIR.made)
+ *   emptylink links ROOT PATH...
  *        each PATH under ROOT must be an empty link (snapshots, send)
- *   --judge NAME=OBSERVED... --source LABEL
- *        host-measured verdicts (fsck), judged like the rest
+ *   emptylink observed NAME=OBSERVED=WANT...
+ *        host-measured observations (fsck) as the same raw KTAP
  *
- *   emptylink --persist-setup DIR      (prints no KTAP)
- *   emptylink --crash-setup DIR        (prints no KTAP)
- *   emptylink --fscrypt-unlock DIR     (prints no KTAP)
+ *   Options of all of these: --fs NAME and --index N (>= 1) are
+ *   required, --source LABEL too where there is no default above.
+ *   --broken STEP: a set-up step of this suite (a mount, say) failed;
+ *   nothing runs and every case observes "broken:STEP".
  *
- * --broken STEP: a set-up step of this suite (a mount, say) failed; run
- * nothing and report every case as "broken:STEP", so the matrix shows
- * the gap instead of results from the wrong directory.
+ *   emptylink persist-setup DIR    leave links in DIR (record: DIR/record)
+ *   emptylink crash-setup DIR      leave links in DIR, some unsynced
+ *                                  (record: DIR.made, beside DIR)
+ *   emptylink fscrypt-unlock DIR   add the test key again after a remount
+ *        (these three print no KTAP)
  *
- * Expectations come from the case's mission answer and the deviations in
- * FILE (tests/expected.txt).  Exit status: 0 when everything met its
- * expectation, 1 otherwise, 2 on a usage or set-up error.
+ *   emptylink judge --expect FILE --registry FILE --plan FILE
+ *                   [--strict-rules] KERNEL=RAWFILE...
+ *        host: judge raw KTAP against the wants, the registry and the
+ *        rules of tests/expected.txt; print judged KTAP (see judge.c)
+ *
+ * Exit status: 0 done (judge: everything as expected), 1 a suite could
+ * not run or a setup step failed (judge: a failure), 2 a usage or input
+ * error.
  */
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
+#include "cli.h"
+#include "compiler.h"
+#include "judge.h"
 #include "suites.h"
 
-enum mode { TABLE, MANIFEST, PERSIST, PERSIST_SETUP, CRASH, CRASH_SETUP,
-	    CLEANUP, LINKS, UNLOCK, JUDGE };
+static int do_table(struct cmdline *cl)
+{
+	const char *dir = cl->args[0];
 
-struct options {
-	struct suite s;
-	enum mode mode;
-	const char *dir, *from, *expect, *arg, *set;
-	int selftest_fail, fscrypt;
+	if (cl->fscrypt && !cl->s.broken && fscrypt_setup(dir) < 0)
+		return ktap_abort(&cl->s, "cannot make %s encrypted", dir);
+	return run_table(&cl->s, dir, cl->from, cl->selftest_fail);
+}
+
+static int do_manifest(struct cmdline *cl)
+{
+	return run_manifest(&cl->s, cl->args[0], cl->args[1], cl->args[2]);
+}
+
+static int do_persist(struct cmdline *cl)
+{
+	return run_persist(&cl->s, cl->args[0]);
+}
+
+static int do_crash(struct cmdline *cl)
+{
+	return run_crash(&cl->s, cl->args[0]);
+}
+
+static int do_cleanup(struct cmdline *cl)
+{
+	return run_cleanup(&cl->s, cl->args[0]);
+}
+
+static int do_links(struct cmdline *cl)
+{
+	return run_links(&cl->s, cl->args[0], cl->args + 1, cl->nargs - 1);
+}
+
+static int do_observed(struct cmdline *cl)
+{
+	return run_observed(&cl->s, cl->args, cl->nargs);
+}
+
+static int do_persist_setup(struct cmdline *cl)
+{
+	return persist_setup(cl->args[0]);
+}
+
+static int do_crash_setup(struct cmdline *cl)
+{
+	return crash_setup(cl->args[0]);
+}
+
+static int do_unlock(struct cmdline *cl)
+{
+	return fscrypt_unlock(cl->args[0]) < 0 ? 1 : 0;
+}
+
+static int do_judge(struct cmdline *cl)
+{
+	return run_judge(cl->expect, cl->registry, cl->plan, cl->strict_rules,
+			 cl->args, cl->nargs);
+}
+
+#define SUITE_OPTS "--fs NAME --index N [--broken STEP]"
+
+static const struct command commands[] = {
+	{ "table", "DIR [--from LINK] [--fscrypt] [--selftest-fail] "
+	  SUITE_OPTS " [--source LABEL]", 1, 1,
+	  O_SUITE | O_FROM | O_FSCRYPT | O_SELFTEST, O_FS | O_INDEX,
+	  "scratch", "image", do_table },
+	{ "manifest", "MANIFEST SETS ROOT " SUITE_OPTS " [--source LABEL]",
+	  3, 3, O_SUITE, O_FS | O_INDEX, "manifest", NULL, do_manifest },
+	{ "persist", "DIR " SUITE_OPTS " --source LABEL", 1, 1, O_SUITE,
+	  O_FS | O_INDEX | O_SOURCE, NULL, NULL, do_persist },
+	{ "crash", "DIR " SUITE_OPTS " --source LABEL", 1, 1, O_SUITE,
+	  O_FS | O_INDEX | O_SOURCE, NULL, NULL, do_crash },
+	{ "cleanup", "DIR " SUITE_OPTS " --source LABEL", 1, 1, O_SUITE,
+	  O_FS | O_INDEX | O_SOURCE, NULL, NULL, do_cleanup },
+	{ "links", "ROOT PATH... " SUITE_OPTS " --source LABEL", 2, -1,
+	  O_SUITE, O_FS | O_INDEX | O_SOURCE, NULL, NULL, do_links },
+	{ "observed", "NAME=OBSERVED=WANT... " SUITE_OPTS " --source LABEL",
+	  1, -1, O_SUITE, O_FS | O_INDEX | O_SOURCE, NULL, NULL,
+	  do_observed },
+	{ "persist-setup", "DIR", 1, 1, 0, 0, NULL, NULL, do_persist_setup },
+	{ "crash-setup", "DIR", 1, 1, 0, 0, NULL, NULL, do_crash_setup },
+	{ "fscrypt-unlock", "DIR", 1, 1, 0, 0, NULL, NULL, do_unlock },
+	{ "judge",
+	  "--expect FILE --registry FILE --plan FILE [--strict-rules] KERNEL=RAWFILE...",
+	  0, -1,
+	  O_EXPECT | O_REGISTRY | O_PLAN | O_STRICT,
+	  O_EXPECT | O_REGISTRY | O_PLAN, NULL, NULL, do_judge },
 };
-
-static void usage(void)
-{
-	fprintf(stderr, "usage: see the comment at the top of emptylink.c\n");
-	exit(2);
-}
-
-static void parse_args(int argc, char **argv, struct options *o)
-{
-	static const struct option longopts[] = {
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "fs", required_argument, NULL, 'f' },
-		{ "source", required_argument, NULL, 'o' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "from", required_argument, NULL, 'l' },
-		{ "expect", required_argument, NULL, 'e' },
-		{ "index", required_argument, NULL, 'i' },
-		{ "manifest", required_argument, NULL, 'm' },
-		{ "set", required_argument, NULL, 'S' },
-		{ "persist", required_argument, NULL, 'p' },
-		{ "persist-setup", required_argument, NULL, 'P' },
-		{ "crash", required_argument, NULL, 'c' },
-		{ "crash-setup", required_argument, NULL, 'C' },
-		{ "cleanup", required_argument, NULL, 'r' },
-		{ "links", required_argument, NULL, 'L' },
-		{ "fscrypt", no_argument, NULL, 'F' },
-		{ "fscrypt-unlock", required_argument, NULL, 'U' },
-		{ "judge", no_argument, NULL, 'j' },
-		{ "selftest-fail", no_argument, NULL, 's' },
-		{ "broken", required_argument, NULL, 'b' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'k':
-			o->s.w.kernel = optarg;
-			break;
-		case 'f':
-			o->s.w.fs = optarg;
-			break;
-		case 'o':
-			o->s.w.source = optarg;
-			break;
-		case 'd':
-			o->dir = optarg;
-			break;
-		case 'l':
-			o->from = optarg;
-			break;
-		case 'e':
-			o->expect = optarg;
-			break;
-		case 'i':
-			o->s.index = atoi(optarg);
-			break;
-		case 'm':
-			o->mode = MANIFEST;
-			o->arg = optarg;
-			break;
-		case 'S':
-			o->set = optarg;
-			break;
-		case 'p':
-			o->mode = PERSIST;
-			o->dir = optarg;
-			break;
-		case 'P':
-			o->mode = PERSIST_SETUP;
-			o->dir = optarg;
-			break;
-		case 'c':
-			o->mode = CRASH;
-			o->dir = optarg;
-			break;
-		case 'C':
-			o->mode = CRASH_SETUP;
-			o->dir = optarg;
-			break;
-		case 'r':
-			o->mode = CLEANUP;
-			o->dir = optarg;
-			break;
-		case 'L':
-			o->mode = LINKS;
-			o->dir = optarg;
-			break;
-		case 'F':
-			o->fscrypt = 1;
-			break;
-		case 'U':
-			o->mode = UNLOCK;
-			o->dir = optarg;
-			break;
-		case 'j':
-			o->mode = JUDGE;
-			break;
-		case 's':
-			o->selftest_fail = 1;
-			break;
-		case 'b':
-			o->s.broken = optarg;
-			break;
-		default:
-			usage();
-		}
-	}
-	if (o->mode == PERSIST_SETUP || o->mode == CRASH_SETUP ||
-	    o->mode == UNLOCK)
-		return;
-	if (!o->s.w.kernel || !o->s.w.fs || !o->expect || o->s.index < 1 ||
-	    (o->mode != JUDGE && !o->dir))
-		usage();
-	if (!o->s.w.source) {
-		if (o->mode == MANIFEST)
-			o->s.w.source = "manifest";
-		else if (o->mode == TABLE)
-			o->s.w.source = o->from ? "image" : "scratch";
-		else
-			usage();
-	}
-}
 
 int main(int argc, char **argv)
 {
-	struct options o;
+	struct cmdline cl;
+	const struct command *cmd;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	parse_args(argc, argv, &o);
-	if (o.mode == PERSIST_SETUP)
-		return persist_setup(o.dir);
-	if (o.mode == CRASH_SETUP)
-		return crash_setup(o.dir);
-	if (o.mode == UNLOCK)
-		return fscrypt_unlock(o.dir);
-	if (expect_load(o.expect) < 0)
-		return 2;
-	switch (o.mode) {
-	case MANIFEST:
-		return run_manifest(&o.s, o.arg, o.set ? o.set : o.s.w.fs, o.dir);
-	case PERSIST:
-		return run_persist(&o.s, o.dir);
-	case CRASH:
-		return run_crash(&o.s, o.dir);
-	case CLEANUP:
-		return run_cleanup(&o.s, o.dir);
-	case LINKS:
-		return run_links(&o.s, o.dir, argv + optind, argc - optind);
-	case JUDGE:
-		return run_judge(&o.s, argv + optind, argc - optind);
-	default:
-		if (o.fscrypt && !o.s.broken && fscrypt_setup(o.dir) < 0) {
-			printf("not ok %d %s.%s # cannot make %s encrypted\n",
-			       o.s.index, o.s.w.fs, o.s.w.source, o.dir);
-			return 2;
-		}
-		return run_table(&o.s, o.dir, o.from, o.selftest_fail);
-	}
+	cmd = cli_parse(argc, argv, commands, ARRAY_SIZE(commands), &cl);
+	return cmd->run(&cl);
 }

@@ -1,36 +1,290 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host side: the verdicts the host measured itself (fsck after the boot)
- * go through the same expectations and KTAP as the guest's cases.
- * Each argument is NAME=OBSERVED[=WANT]; the mission's answer is WANT,
- * "clean" when it is left out.
+ * emptylink judge: the host decides what the guest observed means.
+ *
+ *   emptylink judge --expect tests/expected.txt
+ *                   --registry harness/filesystems.txt --plan PLAN
+ *                   [--strict-rules] KERNEL=RAWFILE...
+ *
+ * PLAN has a line "KERNEL FS SOURCE" for every suite that must have a
+ * result.  Each case's expected value is its want (the registry's
+ * "create" value for the creating cases), unless a rule of --expect
+ * says otherwise.  The judged KTAP on stdout:
+ *
+ *   KTAP version 1
+ *   1..S
+ *       KTAP version 1
+ *       # Subtest: KERNEL.FS.SOURCE
+ *       1..N
+ *       # NAME: observed=V expected=E -- REASON
+ *       ok 1 NAME                          as expected
+ *       not ok 2 NAME                      not as expected
+ *       ok 3 NAME # XFAIL REASON           a known gap, still there
+ *       ok 4 NAME # SKIP REASON            does not apply, as expected
+ *   ok 1 KERNEL.FS.SOURCE                  (not ok if anything failed)
+ *   not ok 2 KERNEL.FS.SOURCE # no result: ...
+ *
+ * Suites come in plan order, then any suite that was not planned (each
+ * a failure).  On stderr: rules that match nothing or are shadowed
+ * (errors with --strict-rules, notes otherwise), then as the last line
+ * "judge: P passed, F failed, S skipped".  P, F and S count cases (S:
+ * SKIP and XFAIL); a suite that is missing, not planned, cut short or
+ * has the wrong plan adds one to F.  Exit status: 0 everything as
+ * expected, 1 a failure, 2 a usage or input error.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "observe.h"
-#include "suites.h"
+#include "judge.h"
 
-int run_judge(struct suite *s, char **pairs, int n)
+struct tally {
+	unsigned int pass, fail, skip;
+};
+
+void *xrealloc(void *p, size_t size)
 {
-	char name[128], observed[OBS_LEN];
+	p = realloc(p, size);
+	if (!p) {
+		fprintf(stderr, "emptylink judge: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xrealloc(NULL, n), s, n);
+}
+
+/* Is v one of the |-separated alternatives, "-" standing for want? */
+static int is_one_of(const char *alts, const char *want, const char *v)
+{
+	size_t n;
+
+	for (;; alts += n + 1) {
+		n = strcspn(alts, "|");
+		if (n == 1 && alts[0] == '-' ? !strcmp(v, want) :
+		    strlen(v) == n && !strncmp(alts, v, n))
+			return 1;
+		if (!alts[n])
+			return 0;
+	}
+}
+
+/* The alternatives as printed: each "-" replaced by the want. */
+static void expand(const char *alts, const char *want, char *buf,
+		   size_t size)
+{
+	size_t n, len = 0;
+
+	buf[0] = '\0';
+	for (;; alts += n + 1) {
+		n = strcspn(alts, "|");
+		if (n == 1 && alts[0] == '-')
+			len += snprintf(buf + len, size - len, "%s", want);
+		else
+			len += snprintf(buf + len, size - len, "%.*s", (int)n,
+					alts);
+		if (!alts[n] || len >= size - 1)
+			return;
+		len += snprintf(buf + len, size - len, "|");
+	}
+}
+
+/* "XFAIL: why" or "XFAIL why" is printed as "# XFAIL why". */
+static const char *xfail_why(const char *reason)
+{
+	reason += strlen("XFAIL");
+	return reason + strspn(reason, ": \t");
+}
+
+/* Judge one case; prints its lines, returns 1 if it failed. */
+static int judge_case(unsigned int num, const char *kernel,
+		      const struct rsuite *s, const struct rcase *c,
+		      struct tally *t)
+{
+	const char *want = registry_want(s->fs, c->name,
+					 c->want ? c->want : "?");
+	const struct rule *r = rules_match(kernel, s->fs, s->source, c->name);
+	const char *observed = c->observed ? c->observed : "none";
+	const char *problem = NULL;
+	char expected[512];
+
+	expand(r ? r->value : "-", want, expected, sizeof(expected));
+	printf("    # %s: observed=%s expected=%s%s%s\n", c->name, observed,
+	       expected, r && r->reason[0] ? " -- " : "",
+	       r ? r->reason : "");
+	if (!c->observed)
+		problem = "no diagnostic line with what it observed";
+	else if (c->not_ok)
+		problem = "the guest said not ok";
+	else if (!c->skip != !!strcmp(observed, "SKIP"))
+		problem = "observed=SKIP and the SKIP directive disagree";
+	if (problem)
+		printf("    # %s: %s\n", c->name, problem);
+	if (problem || !is_one_of(r ? r->value : "-", want, observed)) {
+		printf("    not ok %u %s\n", num, c->name);
+		t->fail++;
+		return 1;
+	}
+	if (c->skip) {
+		printf("    ok %u %s # SKIP %s\n", num, c->name, c->skip);
+		t->skip++;
+	} else if (r && r->xfail) {
+		printf("    ok %u %s # XFAIL %s\n", num, c->name,
+		       xfail_why(r->reason));
+		t->skip++;
+	} else {
+		printf("    ok %u %s\n", num, c->name);
+		t->pass++;
+	}
+	return 0;
+}
+
+static void judge_suite(unsigned int k, const struct planned *p,
+			const struct rsuite *s, int kernel_seen,
+			struct tally *t)
+{
+	const char *problem = s ? s->problem : NULL;
+	unsigned int i, bad = 0;
+	char name[128], why[128];
+
+	snprintf(name, sizeof(name), "%s.%s.%s", p->kernel, p->fs, p->source);
+	if (!s) {
+		printf("not ok %u %s # no result: %s\n", k, name, kernel_seen ?
+		       "not in the raw output" :
+		       "no raw output for this kernel");
+		t->fail++;
+		return;
+	}
+	if (!s->has_subtest) {
+		printf("not ok %u %s # %s\n", k, name, problem);
+		t->fail++;
+		return;
+	}
+	printf("    KTAP version 1\n    # Subtest: %s\n    1..%u\n", name,
+	       s->n);
+	for (i = 0; i < s->n; i++)
+		bad += judge_case(i + 1, p->kernel, s, &s->cases[i], t);
+	if (!problem && s->plan != (int)s->n) {
+		snprintf(why, sizeof(why), "planned %d cases, reported %u",
+			 s->plan, s->n);
+		problem = why;
+	}
+	if (problem)
+		t->fail++;
+	printf("%s %u %s%s%s\n", bad || problem ? "not ok" : "ok", k, name,
+	       problem ? " # " : "", problem ? problem : "");
+}
+
+static int same_suite(const struct rsuite *s, const struct planned *p)
+{
+	return s->fs && !strcmp(s->kernel, p->kernel) &&
+	       !strcmp(s->fs, p->fs) && !strcmp(s->source, p->source);
+}
+
+/* The raw suite for each planned one (NULL: none); marks them used. */
+static const struct rsuite **match_plan(const struct plan *p,
+					struct raw *raw)
+{
+	const struct rsuite **m = xrealloc(NULL, (p->n + 1) * sizeof(*m));
+	unsigned int i, j;
+
+	for (i = 0; i < p->n; i++) {
+		m[i] = NULL;
+		for (j = 0; j < raw->n && !m[i]; j++) {
+			if (!raw->v[j].used && same_suite(&raw->v[j], &p->v[i])) {
+				raw->v[j].used = 1;
+				m[i] = &raw->v[j];
+			}
+		}
+	}
+	return m;
+}
+
+static int is_planned(const struct plan *p, const struct rsuite *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++)
+		if (same_suite(s, &p->v[i]))
+			return 1;
+	return 0;
+}
+
+static int kernel_seen(const struct raw *raw, const char *kernel)
+{
+	unsigned int i;
+
+	for (i = 0; i < raw->n; i++)
+		if (!strcmp(raw->v[i].kernel, kernel))
+			return 1;
+	return 0;
+}
+
+/* KERNEL=RAWFILE arguments into raw; -1 on a bad one. */
+static int read_raw(struct raw *raw, char **args, int nargs)
+{
+	char kernel[64];
 	int i;
 
-	ktap_begin(s, n);
-	for (i = 0; i < n; i++) {
-		const char *eq = strchr(pairs[i], '=');
+	for (i = 0; i < nargs; i++) {
+		const char *eq = strchr(args[i], '=');
 
-		if (!eq || eq == pairs[i]) {
-			printf("    # bad judge argument: %s\n", pairs[i]);
-			return 2;
+		if (!eq || eq == args[i] || !eq[1] ||
+		    eq - args[i] >= (long)sizeof(kernel)) {
+			fprintf(stderr,
+				"emptylink judge: '%s' is not KERNEL=RAWFILE\n",
+				args[i]);
+			return -1;
 		}
-		const char *want = strchr(eq + 1, '=');
-
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - pairs[i]),
-			 pairs[i]);
-		snprintf(observed, sizeof(observed), "%.*s",
-			 (int)(want ? want - eq - 1 : (long)strlen(eq + 1)), eq + 1);
-		ktap_case(s, name, want ? want + 1 : "clean", observed);
+		snprintf(kernel, sizeof(kernel), "%.*s", (int)(eq - args[i]),
+			 args[i]);
+		if (raw_read(raw, kernel, eq + 1) < 0)
+			return -1;
 	}
-	return ktap_end(s);
+	return 0;
+}
+
+int run_judge(const char *expect, const char *registry, const char *plan,
+	      int strict, char **args, int nargs)
+{
+	struct raw raw = { NULL, 0 };
+	const struct rsuite **m;
+	struct tally t = { 0, 0, 0 };
+	unsigned int i, k, unplanned = 0, notes;
+	struct plan p;
+
+	if (rules_read(expect) < 0 || registry_read(registry) < 0 ||
+	    plan_read(&p, plan) < 0 || read_raw(&raw, args, nargs) < 0)
+		return 2;
+	m = match_plan(&p, &raw);
+	for (i = 0; i < raw.n; i++)
+		unplanned += !raw.v[i].used;
+	printf("KTAP version 1\n1..%u\n", p.n + unplanned);
+	for (i = 0; i < p.n; i++)
+		judge_suite(i + 1, &p.v[i], m[i],
+			    kernel_seen(&raw, p.v[i].kernel), &t);
+	for (i = 0, k = p.n; i < raw.n; i++) {
+		const struct rsuite *s = &raw.v[i];
+
+		if (s->used)
+			continue;
+		printf("not ok %u %s.%s.%s # %s\n", ++k, s->kernel,
+		       s->fs ? s->fs : "?", s->fs ? s->source : "?",
+		       is_planned(&p, s) ? "reported twice" : "not planned");
+		t.fail++;
+	}
+	free(m);
+	notes = rules_report(expect, &p);
+	if (notes && !strict)
+		fprintf(stderr,
+			"(%u rule note%s above; --strict-rules makes them errors)\n",
+			notes, notes == 1 ? "" : "s");
+	fprintf(stderr, "judge: %u passed, %u failed, %u skipped\n", t.pass,
+		t.fail, t.skip);
+	return t.fail || (strict && notes) ? 1 : 0;
 }

@@ -1,27 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One KTAP subtest per suite.  Each case prints a diagnostic line with
- * "observed=" and "expected=" (what the host's matrix shows) and then its
- * result: ok, not ok, or not ok # TODO for a known gap.
+ * Raw KTAP: the guest only reports.  One subtest per suite; each case
+ * prints a diagnostic line "# NAME: observed=V want=W" and "ok N NAME",
+ * where "ok" means only "observed"; whether V is right is decided on the
+ * host (emptylink judge), which can also re-judge an old log.
  */
 #ifndef EMPTYLINK_KTAP_H
 #define EMPTYLINK_KTAP_H
 
-#include "expect.h"
+#include "compiler.h"
 
 struct suite {
-	struct where w;
+	const char *fs;		/* "tmpfs", "ext4", ... */
+	const char *source;	/* "scratch", "image", "remount", ... */
 	int index;		/* position in the top-level KTAP plan */
 	int n;			/* cases reported so far */
-	int bad;		/* unexpected results so far */
 	const char *broken;	/* a set-up step that failed: run nothing */
 };
 
 void ktap_begin(struct suite *s, unsigned int planned);
-/* Judge observed against the expectation for name (want by default). */
+/*
+ * One case: observed is what it saw (or an obs_skip()); with s->broken
+ * it is "broken:STEP" whatever observed holds.
+ */
 void ktap_case(struct suite *s, const char *name, const char *want,
 	       const char *observed);
-/* The suite's own result line; returns the exit status for main(). */
+/* The suite's own result line, after its cases; returns 0. */
 int ktap_end(struct suite *s);
+/*
+ * The suite cannot run (or go on): "not ok INDEX FS.SOURCE # reason".
+ * Returns 1, the exit status of a suite that could not report.
+ */
+__printf(2, 3) int ktap_abort(struct suite *s, const char *fmt, ...);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Turning system call results into the words the matrix prints. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,39 +8,45 @@
 
 #include "observe.h"
 
-static const struct {
-	int err;
-	const char *name;
-} errnos[] = {
-	{ EPERM, "EPERM" },     { ENOENT, "ENOENT" },
-	{ EIO, "EIO" },         { EBADF, "EBADF" },
-	{ EACCES, "EACCES" },   { EEXIST, "EEXIST" },
-	{ EXDEV, "EXDEV" },     { ENOTDIR, "ENOTDIR" },
-	{ EISDIR, "EISDIR" },   { EINVAL, "EINVAL" },
-	{ ENOSPC, "ENOSPC" },   { EROFS, "EROFS" },
-	{ EMLINK, "EMLINK" },   { ENAMETOOLONG, "ENAMETOOLONG" },
-	{ ENOSYS, "ENOSYS" },   { ENOTEMPTY, "ENOTEMPTY" },
-	{ ELOOP, "ELOOP" },     { EOPNOTSUPP, "EOPNOTSUPP" },
-	{ EUCLEAN, "EUCLEAN" }, { ENOEXEC, "ENOEXEC" },
-	{ ENOTTY, "ENOTTY" },   { E2BIG, "E2BIG" },
-	{ ENODATA, "ENODATA" }, { ESTALE, "ESTALE" },
-};
-
+/* "ENOENT"; glibc knows every name, "E%d" for the rest. */
 const char *errno_name(int err)
 {
 	static char other[16];
-	size_t i;
+	const char *name = strerrorname_np(err);
 
-	for (i = 0; i < ARRAY_SIZE(errnos); i++)
-		if (errnos[i].err == err)
-			return errnos[i].name;
+	if (name && name[0] == 'E')
+		return name;
 	snprintf(other, sizeof(other), "E%d", err);
 	return other;
 }
 
+void obs_err(char *out, long rc, int err)
+{
+	snprintf(out, OBS_LEN, "%s", rc >= 0 ? "ok" : errno_name(err));
+}
+
 void obs_rc(char *out, long rc)
 {
-	snprintf(out, OBS_LEN, "%s", rc >= 0 ? "ok" : errno_name(errno));
+	obs_err(out, rc, errno);
+}
+
+void obs_setup(char *out, int err)
+{
+	snprintf(out, OBS_LEN, "setup:%s", errno_name(err));
+}
+
+#define SKIP_MARK "SKIP:"
+
+void obs_skip(char *out, const char *reason)
+{
+	snprintf(out, OBS_LEN, SKIP_MARK "%s", reason);
+}
+
+const char *obs_skipped(const char *out)
+{
+	size_t n = strlen(SKIP_MARK);
+
+	return strncmp(out, SKIP_MARK, n) ? NULL : out + n;
 }
 
 const char *type_name(mode_t mode)
@@ -109,17 +116,44 @@ static int one_char_run(long len, const char *buf)
 	for (i = 1; i < len; i++)
 		if (buf[i] != buf[0])
 			return 0;
-	return len > 40;
+	return len > 40 && buf[0] > ' ' && buf[0] < 0x7f;
+}
+
+/* buf escaped into out, as much as fits in room; returns bytes taken. */
+static long quote(char *out, size_t room, const char *buf, long len)
+{
+	size_t n = 0;
+	long i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char ch = buf[i];
+		int w = ch > ' ' && ch < 0x7f && ch != '\\' ? 1 : 4;
+
+		if (n + w >= room)
+			break;
+		if (w == 1)
+			out[n] = ch;
+		else
+			snprintf(out + n, 5, "\\x%02x", ch);
+		n += w;
+	}
+	out[n] = '\0';
+	return i;
 }
 
 void obs_link(char *out, long len, const char *buf)
 {
-	if (len < 0)
+	char whole[OBS_LEN - 2], start[37];
+
+	if (len < 0) {
 		obs_rc(out, -1);
-	else if (one_char_run(len, buf))
+	} else if (one_char_run(len, buf)) {
 		snprintf(out, OBS_LEN, "%c*%ld", buf[0], len);
-	else if (len > 40)
-		snprintf(out, OBS_LEN, "\"%.36s...\":%ld", buf, len);
-	else
-		snprintf(out, OBS_LEN, "\"%.*s\"", (int)len, buf);
+	} else if (len > 40 || quote(whole, sizeof(whole), buf, len) < len) {
+		/* Too long to print whole: its start, and its length. */
+		quote(start, sizeof(start), buf, len);
+		snprintf(out, OBS_LEN, "\"%s...\":%ld", start, len);
+	} else {
+		snprintf(out, OBS_LEN, "\"%s\"", whole);
+	}
 }

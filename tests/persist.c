@@ -1,156 +1,188 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Does an empty link survive the trip to disk?  persist_setup() runs
- * before the guest unmounts a scratch filesystem: it leaves an empty link,
- * one renamed into a subdirectory, and one created and unlinked, and
- * records the free inode count from just before that last one was made.
- * run_persist() runs after the mount (and again after drop_caches) and
- * reads them back from disk.
+ * before the guest unmounts a scratch filesystem: it leaves an empty link
+ * "e", one renamed into a subdirectory ("moved"), and one created and
+ * unlinked ("gone"), and writes DIR/record: how each of those steps went
+ * and the free inode count from just before "gone" was made.  The cases
+ * run after the mount (and again after drop_caches) and read them back;
+ * a case about a link whose setup failed observes "setup:ERRNO", so a
+ * kernel that never made the link cannot pass by finding nothing.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "observe.h"
+#include "record.h"
 #include "suites.h"
 
-/* Every step is tried even if an earlier one failed: verify says which. */
-int persist_setup(const char *dir)
-{
-	struct statvfs sv;
-	FILE *rec;
+#define RECORD "record"
 
-	if ((mkdir(dir, 0755) < 0 && errno != EEXIST) || chdir(dir) < 0 ||
-	    (mkdir("sub", 0755) < 0 && errno != EEXIST)) {
-		perror(dir);
-		return 2;
-	}
-	rec = fopen("ffree", "w");
-	if (!rec) {
-		perror("ffree");
-		return 2;
-	}
-	if (symlink("", "e") < 0)
-		printf("# persist setup: symlink e: %s\n", errno_name(errno));
-	if (symlink("", "moved") < 0 || rename("moved", "sub/moved") < 0)
-		printf("# persist setup: moved: %s\n", errno_name(errno));
-	if (statvfs(".", &sv) < 0) {
-		perror("statvfs");
-		return 2;
-	}
-	if (symlink("", "gone") < 0 || unlink("gone") < 0)
-		printf("# persist setup: gone: %s\n", errno_name(errno));
-	fprintf(rec, "%llu\n", (unsigned long long)sv.f_ffree);
-	if (fclose(rec) || chdir("/") < 0)
-		return 2;
-	return 0;
+CASE(PERSIST, persist, readlink, "\"\"", NEEDS_E)
+{
+	char buf[64];
+
+	obs_link(out, readlink("e", buf, sizeof(buf)), buf);
 }
 
-/* Inodes made after the record on purpose (crash.c's later links). */
-static unsigned int extra_inodes;
-
-void persist_extra_inodes(unsigned int n)
+CASE(PERSIST, persist, lstat, "lnk:0", NEEDS_E)
 {
-	extra_inodes = n;
+	obs_lstat("e", out);
 }
 
-static void obs_ffree(char *out)
+CASE(PERSIST, persist, follow, "ENOENT", NEEDS_E)
 {
-	unsigned long long before;
-	struct statvfs sv;
-	FILE *rec = fopen("ffree", "r");
+	struct stat st;
 
-	if (!rec || fscanf(rec, "%llu", &before) != 1) {
+	obs_rc(out, stat("e", &st));
+}
+
+CASE(PERSIST, persist, renamed, "\"\"", NEEDS_MOVED)
+{
+	char buf[64];
+
+	obs_link(out, readlink("sub/moved", buf, sizeof(buf)), buf);
+}
+
+CASE(PERSIST, persist, old_name_gone, "ENOENT", NEEDS_MOVED)
+{
+	struct stat st;
+
+	obs_rc(out, lstat("moved", &st));
+}
+
+CASE(PERSIST, persist, unlinked_gone, "ENOENT", NEEDS_GONE)
+{
+	struct stat st;
+
+	obs_rc(out, lstat("gone", &st));
+}
+
+/* Unlinking "gone" must have given its inode back. */
+CASE(PERSIST, persist, inode_freed, "ok", NEEDS_GONE)
+{
+	const struct record *r = c->rec;
+	struct statvfs sv;
+
+	if (!r->has_ffree)
 		snprintf(out, OBS_LEN, "setup:no-record");
-		if (rec)
-			fclose(rec);
-		return;
-	}
-	fclose(rec);
-	if (statvfs(".", &sv) < 0)
+	else if (statvfs(".", &sv) < 0)
 		obs_rc(out, -1);
 	else if (sv.f_files == 0)
-		snprintf(out, OBS_LEN, "n/a");
-	else if (sv.f_ffree + extra_inodes == before)
+		obs_skip(out, "statfs f_files is 0");
+	else if (sv.f_ffree + r->extra_inodes == r->ffree)
 		snprintf(out, OBS_LEN, "ok");
 	else
 		snprintf(out, OBS_LEN, "ffree%+lld",
-			 (long long)sv.f_ffree + extra_inodes - (long long)before);
+			 (long long)sv.f_ffree + r->extra_inodes -
+			 (long long)r->ffree);
 }
 
-/* The cases, in order; each reads what persist_setup() left. */
-static void persist_case(int i, char *out)
-{
-	char buf[64];
-	struct stat st;
-
-	switch (i) {
-	case 0:
-		obs_link(out, readlink("e", buf, sizeof(buf)), buf);
-		break;
-	case 1:
-		obs_lstat("e", out);
-		break;
-	case 2:
-		obs_rc(out, stat("e", &st));
-		break;
-	case 3:
-		obs_link(out, readlink("sub/moved", buf, sizeof(buf)), buf);
-		break;
-	case 4:
-		obs_rc(out, lstat("moved", &st));
-		break;
-	case 5:
-		obs_rc(out, lstat("gone", &st));
-		break;
-	default:
-		obs_ffree(out);
-	}
-}
-
-static const struct {
-	const char *name, *want;
-} persist_cases[] = {
-	{ "persist.readlink", "\"\"" },
-	{ "persist.lstat", "lnk:0" },
-	{ "persist.follow", "ENOENT" },
-	{ "persist.renamed", "\"\"" },
-	{ "persist.old_name_gone", "ENOENT" },
-	{ "persist.unlinked_gone", "ENOENT" },
-	{ "persist.inode_freed", "ok" },
-};
-
-unsigned int persist_count(void)
-{
-	return ARRAY_SIZE(persist_cases);
-}
-
-void persist_report(struct suite *s)
+void run_recorded(struct suite *s, const struct tcase **v, unsigned int n,
+		  const struct ctx *base)
 {
 	char observed[OBS_LEN];
 	unsigned int i;
 
-	for (i = 0; i < persist_count(); i++) {
-		if (!s->broken)
-			persist_case(i, observed);
-		ktap_case(s, persist_cases[i].name, persist_cases[i].want,
-			  observed);
+	for (i = 0; i < n; i++) {
+		snprintf(observed, sizeof(observed), "?");
+		if (!s->broken &&
+		    record_check(base->rec, v[i]->needs, observed) == 0)
+			v[i]->run(base, observed);
+		ktap_case(s, v[i]->name, v[i]->want, observed);
 	}
+}
+
+/* Every step is tried even if an earlier one failed: the record says. */
+int persist_make(const char *dir, struct record *r)
+{
+	struct statvfs sv;
+	long rc;
+	int fd;
+
+	record_init(r);
+	if ((mkdir(dir, 0755) < 0 && errno != EEXIST) || chdir(dir) < 0 ||
+	    (mkdir("sub", 0755) < 0 && errno != EEXIST)) {
+		perror(dir);
+		return -1;
+	}
+	/* Made first, so that its inode is in the count already. */
+	fd = open(RECORD, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		perror(RECORD);
+		return -1;
+	}
+	/* errno is read only once the call has returned. */
+	rc = symlink("", "e");
+	record_step(r, LINK_E, rc, errno);
+	rc = symlink("", "moved");
+	if (rc == 0)
+		rc = rename("moved", "sub/moved");
+	record_step(r, LINK_MOVED, rc, errno);
+	if (statvfs(".", &sv) < 0) {
+		perror("statvfs");
+		close(fd);
+		return -1;
+	}
+	r->has_ffree = 1;
+	r->ffree = sv.f_ffree;
+	rc = symlink("", "gone");
+	if (rc == 0)
+		rc = unlink("gone");
+	record_step(r, LINK_GONE, rc, errno);
+	if (record_write(r, fd) < 0) {
+		perror(RECORD);
+		close(fd);
+		return -1;
+	}
+	if (close(fd) < 0 || chdir("/") < 0) {
+		perror(dir);
+		return -1;
+	}
+	printf("# persist setup %s: e %s, moved %s, gone %s\n", dir,
+	       r->link[LINK_E], r->link[LINK_MOVED], r->link[LINK_GONE]);
+	return 0;
+}
+
+int persist_setup(const char *dir)
+{
+	struct record r;
+
+	return persist_make(dir, &r) < 0 ? 1 : 0;
 }
 
 int run_persist(struct suite *s, const char *dir)
 {
-	if (!s->broken && chdir(dir) < 0) {
-		printf("not ok %d %s.%s # %s: %s\n", s->index, s->w.fs,
-		       s->w.source, dir, strerror(errno));
-		return 2;
+	struct ctx c = { .dfd = AT_FDCWD, .path = dir };
+	char path[4096];
+	struct record r;
+	const struct tcase **v;
+	unsigned int n;
+	int ret = 0;
+
+	v = cases_of(SUITE_PERSIST, &n);
+	if (!v)
+		return ktap_abort(s, "out of memory");
+	if (!s->broken) {
+		snprintf(path, sizeof(path), "%s/" RECORD, dir);
+		record_read(&r, path);
+		c.rec = &r;
+		if (chdir(dir) < 0) {
+			ret = ktap_abort(s, "%s: %s", dir, strerror(errno));
+			goto out;
+		}
 	}
-	ktap_begin(s, persist_count());
-	persist_report(s);
+	ktap_begin(s, n);
+	run_recorded(s, v, n, &c);
+	ret = ktap_end(s);
 	if (chdir("/") < 0)
-		return 2;
-	return ktap_end(s);
+		ret = 1;
+out:
+	free(v);
+	return ret;
 }

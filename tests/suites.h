@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The kinds of suite the guest runs; each prints one KTAP subtest. */
+/*
+ * The subcommands of emptylink (see the comment at the top of
+ * emptylink.c).  The ones that print a KTAP subtest return 0 when it was
+ * printed, 1 when the suite could not run at all ("not ok INDEX ...").
+ */
 #ifndef EMPTYLINK_SUITES_H
 #define EMPTYLINK_SUITES_H
 
+#include "cases.h"
 #include "ktap.h"
 
 /*
@@ -14,29 +19,32 @@ int run_table(struct suite *s, const char *dir, const char *from,
 
 /*
  * Compare the image mounted at root with the entries of fs-images/
- * manifest.txt whose FS column matches set (the filesystem's name, or
- * e.g. "xfs-bad" for an image of other entries).
+ * manifest.txt whose SET column is one of sets (comma-separated).
  */
-int run_manifest(struct suite *s, const char *manifest, const char *set,
+int run_manifest(struct suite *s, const char *manifest, const char *sets,
 		 const char *root);
 
 /*
  * Persistence: persist_setup() leaves links in DIR before an unmount,
- * run_persist() checks them after the mount (or after drop_caches).
+ * run_persist() reads them back after the mount (or drop_caches).
+ * persist_make() is persist_setup() for crash_setup(): r gets its record.
  */
 int persist_setup(const char *dir);
+int persist_make(const char *dir, struct record *r);
 int run_persist(struct suite *s, const char *dir);
-/* The persistence cases, run in the directory persist_setup() filled. */
-unsigned int persist_count(void);
-void persist_report(struct suite *s);
-/* Inodes the caller made after persist_setup() and kept, for inode_freed. */
-void persist_extra_inodes(unsigned int n);
+
+/*
+ * Each case of v in the working directory, unless base->rec says a link
+ * it needs was never made (then it observes "setup:...").
+ */
+void run_recorded(struct suite *s, const struct tcase **v, unsigned int n,
+		  const struct ctx *base);
 
 /*
  * Crash: crash_setup() leaves links in DIR just before the guest reboots
  * without syncing or unmounting; run_crash() checks them after the next
  * boot's mount has replayed the journal or log; run_cleanup() checks
- * that nothing is left once they are removed and the fs remounted.
+ * that nothing is left once DIR is removed and the fs remounted.
  */
 int crash_setup(const char *dir);
 int run_crash(struct suite *s, const char *dir);
@@ -52,7 +60,10 @@ int fscrypt_unlock(const char *dir);
 /* Each of paths, under root, must be an empty link. */
 int run_links(struct suite *s, const char *root, char **paths, int n);
 
-/* Host side: judge NAME=OBSERVED pairs (e.g. fsck verdicts). */
-int run_judge(struct suite *s, char **pairs, int n);
+/*
+ * Host side: NAME=OBSERVED=WANT verdicts the host measured itself (fsck)
+ * as raw KTAP.  Returns 2 on a malformed argument.
+ */
+int run_observed(struct suite *s, char **args, int n);
 
 #endif

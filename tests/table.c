@@ -4,11 +4,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cases.h"
 #include "suites.h"
 
 /* The empty link "e" in the working directory, as the source provides it. */
@@ -21,50 +21,86 @@ static int make_fixture(const char *from)
 static int run_case(const char *dir, const char *from, const struct tcase *t,
 		    char *observed)
 {
+	struct ctx c = { .path = dir };
 	char path[4096];
-	int dfd;
+	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, t->name);
 	if (mkdir(path, 0755) < 0 || chdir(path) < 0) {
+		err = errno;
 		printf("    # %s: cannot make %s: %s\n", t->name, path,
-		       strerror(errno));
+		       strerror(err));
 		return -1;
 	}
-	dfd = open(".", O_RDONLY | O_DIRECTORY);
-	if (dfd < 0)
+	c.dfd = open(".", O_RDONLY | O_DIRECTORY);
+	if (c.dfd < 0) {
+		err = errno;
+		printf("    # %s: cannot open %s: %s\n", t->name, path,
+		       strerror(err));
 		return -1;
+	}
 	if ((t->needs & NEEDS_EMPTY) && make_fixture(from) < 0)
-		snprintf(observed, OBS_LEN, "setup:%s", errno_name(errno));
+		obs_setup(observed, errno);
 	else
-		t->run(dfd, observed);
-	close(dfd);
+		t->run(&c, observed);
+	close(c.dfd);
 	return chdir("/");
+}
+
+/* The table's cases, then with selftest_fail the one that must fail. */
+static const struct tcase **table_cases(int selftest_fail, unsigned int *n)
+{
+	const struct tcase **v, **extra, **all;
+	unsigned int nv, ne = 0;
+
+	v = cases_of(SUITE_TABLE, &nv);
+	extra = NULL;
+	if (selftest_fail)
+		extra = cases_of(SUITE_SELFTEST, &ne);
+	if (!v || (selftest_fail && !extra)) {
+		free(v);
+		free(extra);
+		return NULL;
+	}
+	all = realloc(v, (nv + ne + 1) * sizeof(*v));
+	if (!all) {
+		free(v);
+		free(extra);
+		return NULL;
+	}
+	if (ne)
+		memcpy(all + nv, extra, ne * sizeof(*extra));
+	free(extra);
+	*n = nv + ne;
+	return all;
 }
 
 int run_table(struct suite *s, const char *dir, const char *from,
 	      int selftest_fail)
 {
 	char observed[OBS_LEN];
-	unsigned int i, n = nr_cases + (selftest_fail ? 1 : 0);
+	const struct tcase **v;
+	unsigned int i, n;
+	int ret = 1;
 
+	v = table_cases(selftest_fail, &n);
+	if (!v)
+		return ktap_abort(s, "out of memory");
 	if (!s->broken && mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		printf("not ok %d %s.%s # cannot make %s: %s\n", s->index,
-		       s->w.fs, s->w.source, dir, strerror(errno));
-		return 2;
+		ktap_abort(s, "cannot make %s: %s", dir, strerror(errno));
+		goto out;
 	}
 	ktap_begin(s, n);
 	for (i = 0; i < n; i++) {
-		const struct tcase *t = &selftest_fail_case;
-
-		if (i < nr_cases)
-			t = &cases[i];
-
-		if (!s->broken && run_case(dir, from, t, observed) < 0) {
-			printf("not ok %d %s.%s # harness error\n", s->index,
-			       s->w.fs, s->w.source);
-			return 2;
+		snprintf(observed, sizeof(observed), "?");
+		if (!s->broken && run_case(dir, from, v[i], observed) < 0) {
+			ktap_abort(s, "harness error in %s", v[i]->name);
+			goto out;
 		}
-		ktap_case(s, t->name, t->want, observed);
+		ktap_case(s, v[i]->name, v[i]->want, observed);
 	}
-	return ktap_end(s);
+	ret = ktap_end(s);
+out:
+	free(v);
+	return ret;
 }

@@ -1,0 +1,169 @@
+#!/bin/sh
+# registry.sh COMMAND ...: answers questions about harness/filesystems.txt
+# (REGISTRY overrides the path; the guest has it at /filesystems.txt).
+# Runs under busybox sh in the guest too, so: POSIX sh and awk only.
+#
+#   validate              fails, naming file and line, on a line that is
+#                         not "NAME KEY VALUE..." with a known KEY, or
+#                         names an unknown suite
+#   names                 every filesystem, in registry order
+#   known FS...           fails, naming it, on a filesystem not in the registry
+#   get FS KEY            the value of each KEY line of FS, one per line
+#   word FS KEY N         the Nth word of the value of FS's KEY line
+#   has FS SUITE          true when FS runs SUITE
+#   disks FS              the disks FS needs: image bad scratch crash
+#   sources FS BOOT       the KTAP sources FS reports in BOOT (main,
+#                         recover, host)
+#   plan KERNEL FS...     "KERNEL FS SOURCE" for every result a run of
+#                         KERNEL on FS... must have
+#   config FS...          the kernel config lines FS... need
+#   packages FS...        the PACKAGE:FILE lines FS... need
+#   progs FS...           the patched userspace packages FS... use
+#   guest FS...           "TOOL PATH": programs FS... need in the guest
+#   empty-links MANIFEST SETS
+#                         the empty links fs-images/manifest.txt lists in
+#                         SETS (comma-separated), one path per line
+set -eu
+
+reg=${REGISTRY:-$(dirname "$0")/filesystems.txt}
+[ -f "$reg" ] || { echo "error: no registry at $reg" >&2; exit 1; }
+
+# Every non-comment line of the registry, comments cut off.
+lines() {
+	sed -e 's/^[[:space:]]*#.*//' -e '/^[[:space:]]*$/d' "$reg"
+}
+
+validate() {
+	awk -v file="$reg" '
+		BEGIN {
+			n = split("type options package config mkfs size image bad " \
+				"check codes repair islink progs guest suites create", k, " ")
+			for (i = 1; i <= n; i++) key[k[i]] = 1
+		}
+		{ sub(/[ \t]*#.*/, "") }
+		NF == 0 { next }
+		$1 == "suite" { if (NF < 4) bad("a suite line is: suite NAME BOOT SOURCE..."); suite[$2] = 1; next }
+		NF < 3 { bad("not NAME KEY VALUE..."); next }
+		!($2 in key) { bad("unknown key " $2) }
+		$2 == "suites" { for (i = 3; i <= NF; i++) used[$i] = FNR }
+		function bad(why) { printf "%s:%d: %s\n", file, FNR, why > "/dev/stderr"; err = 1 }
+		END {
+			for (s in used) if (!(s in suite)) {
+				printf "%s:%d: unknown suite %s\n", file, used[s], s > "/dev/stderr"; err = 1
+			}
+			exit err
+		}' "$reg"
+}
+
+names() {
+	lines | awk '$1 != "suite" && !seen[$1]++ { print $1 }'
+}
+
+get() { # fs key
+	lines | awk -v n="$1" -v k="$2" '$1 == n && $2 == k {
+		sub(/^[^ \t]+[ \t]+[^ \t]+[ \t]*/, ""); print }'
+}
+
+word() { # fs key n
+	get "$1" "$2" | awk -v n="$3" 'NR == 1 { print $n }'
+}
+
+has() { # fs suite
+	for s in $(get "$1" suites); do
+		[ "$s" = "$2" ] && return 0
+	done
+	return 1
+}
+
+known() {
+	all=$(names | tr '\n' ' ')
+	for fs in "$@"; do
+		case " $all" in
+		*" $fs "*) ;;
+		*) echo "error: unknown filesystem '$fs' (known: $all; see harness/filesystems.txt)" >&2
+		   return 1 ;;
+		esac
+		# virtio-blk serials hold 20 bytes: "NAME-scratch" must fit.
+		if [ ${#fs} -gt 12 ]; then
+			echo "error: filesystem name '$fs' is longer than 12 characters" >&2
+			return 1
+		fi
+	done
+}
+
+disks() {
+	fs=$1
+	out=
+	[ -n "$(get "$fs" image)" ] && out="$out image"
+	[ -n "$(get "$fs" bad)" ] && out="$out bad"
+	if [ -n "$(get "$fs" mkfs)" ]; then
+		for s in table fscrypt remount dropcaches; do
+			if has "$fs" "$s"; then
+				out="$out scratch"
+				break
+			fi
+		done
+		has "$fs" crash && out="$out crash"
+	fi
+	echo "${out# }"
+}
+
+sources() { # fs boot
+	for s in $(get "$1" suites); do
+		lines | awk -v s="$s" -v b="$2" '$1 == "suite" && $2 == s {
+			found = 1
+			if ($3 == b) for (i = 4; i <= NF; i++) print $i
+		}
+		END { if (!found) { print "error: unknown suite " s > "/dev/stderr"; exit 1 } }'
+	done
+}
+
+plan() {
+	k=$1
+	shift
+	for fs in "$@"; do
+		for boot in main recover host; do
+			for src in $(sources "$fs" "$boot"); do
+				echo "$k $fs $src"
+			done
+		done
+	done
+}
+
+# The union of the values of KEY over the filesystems, one per line.
+union() { # key fs...
+	key=$1
+	shift
+	for fs in "$@"; do
+		for v in $(get "$fs" "$key"); do
+			echo "$v"
+		done
+	done | awk '!seen[$0]++'
+}
+
+empty_links() { # manifest sets
+	awk -v sets="$2" '
+		BEGIN { n = split(sets, s, ","); for (i = 1; i <= n; i++) want[s[i]] = 1 }
+		($1 in want) && $3 == "lnk" && $4 == "\"\"" { print $2 }' "$1"
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+validate) validate ;;
+names) names ;;
+known) known "$@" ;;
+get) get "$@" ;;
+word) word "$@" ;;
+has) has "$@" ;;
+disks) disks "$@" ;;
+sources) sources "$@" ;;
+plan) plan "$@" ;;
+config) union config "$@" ;;
+packages) union package "$@" ;;
+progs) union progs "$@" ;;
+empty-links) empty_links "$@" ;;
+guest) for fs in "$@"; do get "$fs" guest; done | awk '!seen[$0]++' ;;
+*) echo "usage: registry.sh validate|names|known|get|word|has|disks|sources|plan|config|packages|progs|guest|empty-links ..." >&2
+   exit 2 ;;
+esac

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The host's judge: raw KTAP in (what the guest and the host observed),
+ * judged KTAP out.  What is right comes from the case's want, the
+ * registry's "create" lines and the rules of tests/expected.txt; what
+ * must have run comes from the plan.  Input errors are reported on
+ * stderr as FILE:LINE: PROBLEM and make the functions return -1.
+ */
+#ifndef EMPTYLINK_JUDGE_H
+#define EMPTYLINK_JUDGE_H
+
+#include <stddef.h>
+
+/* emptylink judge; returns the exit status (0, 1 or 2). */
+int run_judge(const char *expect, const char *registry, const char *plan,
+	      int strict, char **args, int nargs);
+
+/* Out of memory ends the judge with status 2. */
+void *xrealloc(void *p, size_t size);
+char *xstrdup(const char *s);
+
+/* plan.c: "KERNEL FS SOURCE" lines, the suites that must have a result. */
+struct planned {
+	char kernel[32], fs[32], source[32];
+};
+
+struct plan {
+	struct planned *v;
+	unsigned int n;
+};
+
+int plan_read(struct plan *p, const char *path);
+/* Does pattern match a planned kernel (field 0) or filesystem (1)? */
+int plan_matches(const struct plan *p, int field, const char *pattern);
+
+/* registry.c: "NAME create VALUE" from harness/filesystems.txt. */
+int registry_read(const char *path);
+/* The want of case name on fs: the registry's, else want. */
+const char *registry_want(const char *fs, const char *name,
+			  const char *want);
+
+/* rules.c: tests/expected.txt. */
+struct rule {
+	char kernel[32], fs[32], source[32], name[128];
+	char value[128];	/* alternatives A|B|...; "-" is the want */
+	char reason[256];
+	int xfail;		/* reason starts with XFAIL: a known gap */
+	unsigned int line;
+	unsigned int matched;	/* cells it matched */
+	unsigned int first;	/* cells where it was the first match */
+	unsigned int shadowed_by; /* the line that won one of its cells */
+};
+
+int rules_read(const char *path);
+/* The first rule matching a cell, or NULL; counts matches for report. */
+const struct rule *rules_match(const char *kernel, const char *fs,
+			       const char *source, const char *name);
+/*
+ * Rules that apply to the run (their KERNEL and FS patterns match a
+ * planned kernel and filesystem) but matched nothing, or were always
+ * shadowed: printed to stderr; returns how many.
+ */
+unsigned int rules_report(const char *path, const struct plan *p);
+
+/* raw.c: raw KTAP documents. */
+struct rcase {
+	char *name;
+	char *observed, *want;	/* NULL: no diagnostic line for it */
+	char *skip;		/* the SKIP directive's reason, or NULL */
+	int not_ok;		/* the guest said "not ok" */
+};
+
+struct rsuite {
+	char *kernel, *fs, *source;
+	int has_subtest;	/* else only a top-level result line */
+	int plan;		/* its 1..N, -1 when missing */
+	struct rcase *cases;
+	unsigned int n;
+	char *problem;		/* the guest's not-ok reason, or ours */
+	int used;		/* matched to a planned suite */
+};
+
+struct raw {
+	struct rsuite *v;
+	unsigned int n;
+};
+
+/* Add the suites of path, reported by kernel; -1 if it cannot be read. */
+int raw_read(struct raw *r, const char *kernel, const char *path);
+
+#endif

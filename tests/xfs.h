@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The xfs ioctls self.xfs_scrub uses, as xfs_scrub does: the uapi structs
+ * of fs/xfs/libxfs/xfs_fs.h cut to the fields used, so that the guest
+ * build needs no xfslibs-dev.
+ */
+#ifndef EMPTYLINK_XFS_H
+#define EMPTYLINK_XFS_H
+
+#include <assert.h>
+#include <linux/types.h>
+#include <sys/ioctl.h>
+
+struct xfs_scrub_metadata {
+	__u32 sm_type, sm_flags;
+	__u64 sm_ino;
+	__u32 sm_gen, sm_agno;
+	__u64 sm_reserved[5];
+};
+
+struct xfs_bulk_ireq {
+	__u64 ino;
+	__u32 flags, icount, ocount, agno;
+	__u64 reserved[5];
+};
+
+/* XFS_IOC_BULKSTAT of one inode: the request, then its struct xfs_bulkstat. */
+struct xfs_bulkstat_one {
+	struct xfs_bulk_ireq hdr;
+	__u64 bs_ino, bs_size, bs_blocks, bs_xflags;
+	__s64 bs_atime, bs_mtime, bs_ctime, bs_btime;
+	__u32 bs_gen;
+	__u32 rest[47];		/* to sizeof(struct xfs_bulkstat), 256 */
+};
+
+static_assert(sizeof(struct xfs_bulkstat_one) == 64 + 256, "xfs_bulkstat");
+
+#define XFS_SUPER_MAGIC		0x58465342
+#define XFS_IOC_BULKSTAT	_IOR('X', 127, struct xfs_bulk_ireq)
+#define XFS_IOC_SCRUB_METADATA	_IOWR('X', 60, struct xfs_scrub_metadata)
+#define XFS_SCRUB_TYPE_SYMLINK	17
+#define XFS_SCRUB_OFLAG_CORRUPT	0x2	/* (1u << 1) in xfs_fs.h */
+
+#endif
