@@ -56,20 +56,23 @@ failing_case() {
 	grep -q 'selftest.must_fail: observed ENOENT, expected ok' "$out/fail/matrix.txt"
 }
 
-# The same run judged again with a rule no cell can match: the judge
-# names that rule's line.
-unused_rule() {
+# The same run judged again with a rule no cell can match, and one that
+# an earlier rule always decides first: the judge names both lines.
+unused_rules() {
 	fail_run
-	cp "$top/tests/expected.txt" "$out/expected-unused.txt"
-	echo "patched tmpfs scratch no.such_case ok selftest: matches nothing" \
-		>>"$out/expected-unused.txt"
-	line=$(wc -l <"$out/expected-unused.txt")
-	if EXPECTED=$out/expected-unused.txt STRICT_RULES=1 \
-		"$here/report.sh" "$out/fail" "$testbin"; then
-		echo "report.sh passed a run with an unused rule"
+	x=$out/expected-unused.txt
+	cp "$top/tests/expected.txt" "$x"
+	echo "patched tmpfs scratch no.such_case ok selftest: matches nothing" >>"$x"
+	unused=$(wc -l <"$x")
+	echo "patched tmpfs scratch self.xfs_scrub SKIP selftest: shadowed" >>"$x"
+	shadowed=$(wc -l <"$x")
+	if EXPECTED=$x STRICT_RULES=1 "$here/report.sh" "$out/fail" "$testbin"; then
+		echo "report.sh passed a run with an unused and a shadowed rule"
 		return 1
 	fi
-	grep -q "expected-unused.txt:$line: rule matches nothing" "$out/fail/judge.err"
+	grep -q "expected-unused.txt:$unused: rule matches nothing" "$out/fail/judge.err" &&
+		grep -q "expected-unused.txt:$shadowed: rule is shadowed by line" \
+			"$out/fail/judge.err"
 }
 
 # A filesystem the run was to cover but has no result for: every result
@@ -131,7 +134,7 @@ missing_image() {
 }
 
 check failing_case failing_case
-check unused_rule unused_rule
+check unused_rules unused_rules
 check missing_results missing_results
 check missing_checker missing_checker
 check panicking_guest panicking_guest
