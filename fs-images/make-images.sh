@@ -51,7 +51,8 @@ stamp_tree() {
 	find "$1" -exec touch -h -d "$stamp" {} +
 }
 
-reg() { "$(dirname "$0")/../harness/registry.sh" "$@"; }
+top=$(cd "$(dirname "$0")/.." && pwd)
+reg() { "$top/harness/registry.sh" "$@"; }
 
 # Any filesystem of the ext family: mke2fs -t TYPE (the registry's type).
 make_extfs() { # fs img
@@ -148,7 +149,7 @@ make_btrfs() { # fs img
 	mkfs.btrfs -q -f -m single -d single -U 6c2e5b1e-0000-4000-8000-0000000b7f50 \
 		-L emptylink --rootdir "$t" "$img" >/dev/null
 	for l in /empty:noextent /inline0:inline0 /dir/empty:noextent; do
-		ino=$("$(dirname "$0")/../harness/btrfs-lookup.sh" ino "$img" "${l%%:*}")
+		ino=$("$top/harness/btrfs-lookup.sh" ino "$img" "${l%%:*}")
 		"$bel" "$img" "$ino" "${l#*:}"
 	done
 }
@@ -175,6 +176,15 @@ while read -r name recipe fs; do
 	say "images: making $name (recipe $recipe, for $fs)"
 	current=$name
 	"make_$(echo "$recipe" | tr - _)" "$fs" "$work/$name.img" </dev/null
+	# The editing tools can fail quietly (debugfs -R exits 0 when its
+	# request fails): every empty link the manifest lists must be one.
+	if [ "$name" = "$(reg word "$fs" image 1)" ]; then
+		for l in $(reg empty-links "$top/fs-images/manifest.txt" \
+			"$(reg word "$fs" image 2)"); do
+			img=$work/$name.img path=$l sh -c "$(reg get "$fs" isempty)" \
+				>/dev/null 2>&1 || die "$name: $l is not an empty link"
+		done
+	fi
 	zstd -q -19 -f "$work/$name.img" -o "$out/$name.img.zst"
 	say "images: $out/$name.img.zst ($(stat -c %s "$out/$name.img.zst") bytes)"
 done <"$work/list"

@@ -16,6 +16,9 @@ src=$1 log=$2 initrd=$3 images=$4 out=$5
 here=$(cd "$(dirname "$0")" && pwd)
 tree=$src/bisect
 fslist=${FS:-$("$here/registry.sh" names)}
+"$here/registry.sh" validate || die "harness/filesystems.txt is malformed"
+# shellcheck disable=SC2086
+"$here/registry.sh" known $fslist || die "FS names a filesystem the registry does not have"
 gitc() { git -c advice.detachedHead=false "$@"; }
 
 if [ ! -e "$tree/.git" ]; then

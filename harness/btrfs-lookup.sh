@@ -3,9 +3,9 @@
 #   subvolume of an unmounted btrfs IMAGE (no Debian tool answers this
 #   without a mount; dump-tree's DIR_INDEX items name each directory's
 #   entries).
-# btrfs-lookup.sh islink IMAGE PATH: true when PATH is a symlink there
-#   with an inode item of its own (a repair that deleted it, or moved it
-#   to lost+found, makes this false).
+# btrfs-lookup.sh isempty IMAGE PATH: true when PATH is a symlink there
+#   with an inode item of its own whose size is 0 (a repair that deleted
+#   it, moved it to lost+found or gave it a body makes this false).
 set -eu
 
 # The DIR_INDEX entry NAME of directory DIR: "INO TYPE".
@@ -34,11 +34,12 @@ dump=$(btrfs inspect-internal dump-tree -t fs "$img" 2>/dev/null) || exit 1
 found=$(lookup "$dump" "$path") || exit 1
 case "$cmd" in
 ino) echo "${found%% *}" ;;
-islink)
+isempty)
 	[ "${found#* }" = SYMLINK ] || exit 1
 	printf '%s\n' "$dump" | awk -v ino="${found%% *}" '
 		$4 == "(" ino && $5 == "INODE_ITEM" { want = 1; next }
+		want && / size / { for (i = 1; i < NF; i++) if ($i == "size") sz = $(i + 1) }
 		want && / mode / { for (i = 1; i < NF; i++) if ($i == "mode") m = $(i + 1); exit }
-		END { exit !(m ~ /^120/) }' ;;
-*) echo "usage: btrfs-lookup.sh ino|islink IMAGE PATH" >&2; exit 2 ;;
+		END { exit !(m ~ /^120/ && sz == "0") }' ;;
+*) echo "usage: btrfs-lookup.sh ino|isempty IMAGE PATH" >&2; exit 2 ;;
 esac

@@ -48,10 +48,22 @@ prepare() {
 }
 
 # One word for what the checkers of FS say of FILE: clean, a word from
-# the registry's codes, exit:N, or missing:TOOL; their output goes to LOG.
+# the registry's codes, exit:N, unreadable (the registry's probe cannot
+# read the disk, so an exit code means nothing), missing:FILE or
+# missing:TOOL; the tools' output goes to LOG.  Never fails: a verdict
+# that cannot be had is a word the judge fails.
 verdict() { # fs variant file log
 	fs=$1 variant=$2 file=$3 log=$4
 	: >"$log"
+	if [ ! -f "$file" ]; then
+		echo "missing:$file"
+		return
+	fi
+	# Through sh -c: the registry's commands may quote their arguments.
+	if ! sh -c "$(reg get "$fs" probe) \"\$1\"" sh "$file" >>"$log" 2>&1 </dev/null; then
+		echo unreadable
+		return
+	fi
 	cmds=$(reg get "$fs" check)
 	while read -r tool args; do
 		[ "$variant" = patched ] && tool=$PROGS/bin/$tool
@@ -77,31 +89,49 @@ EOF
 	echo clean
 }
 
-# Repair a copy of the image, then ask the registry's islink test for
-# each empty link the manifest lists on it: "kept" when all are still
-# there, "deleted" when none is, else partial:deleted=PATH,...
+# Repair a copy of the image, then ask the registry's isempty test for
+# each empty link the manifest lists on the image: "kept" when all are
+# still there, "deleted" when none is, else partial:deleted=PATH,...
+# The same test on the copy before the repair is the control: a link it
+# cannot see there makes the answer control-failed:PATH.  A repair whose
+# exit code is not one of the registry's "repaired" codes answers
+# repair-failed:RC.
 repair() { # fs variant file log
 	fs=$1 variant=$2 file=$3 log=$4
 	set=$(reg word "$fs" image 2)
+	test=$(reg get "$fs" isempty)
+	links=$(reg empty-links "$top/fs-images/manifest.txt" "$set")
 	copy=$file.repair
-	cp --sparse=always "$file" "$copy"
+	[ -n "$links" ] || { echo "no-empty-links-in-manifest"; return; }
+	cp --sparse=always "$file" "$copy" 2>"$log" || { echo "missing:$file"; return; }
+	for p in $links; do
+		if ! img=$copy path=$p sh -c "$test" >/dev/null 2>&1; then
+			rm -f "$copy"
+			echo "control-failed:$p"
+			return
+		fi
+	done
 	# shellcheck disable=SC2046
 	set -- $(reg get "$fs" repair)
 	[ "$variant" = patched ] && { t=$PROGS/bin/$1; shift; set -- "$t" "$@"; }
-	"$@" "$copy" >"$log" 2>&1 || true
+	rc=0
+	"$@" "$copy" </dev/null >"$log" 2>&1 || rc=$?
+	case " $(reg get "$fs" repaired) " in
+	*" $rc "*) ;;
+	*)	rm -f "$copy"
+		echo "repair-failed:$rc"
+		return ;;
+	esac
 	kept='' gone=''
-	links=$(reg empty-links "$top/fs-images/manifest.txt" "$set")
 	for p in $links; do
-		if img=$copy path=$p sh -c "$(reg get "$fs" islink)" >/dev/null 2>&1; then
+		if img=$copy path=$p sh -c "$test" >/dev/null 2>&1; then
 			kept="$kept,$p"
 		else
 			gone="$gone,$p"
 		fi
 	done
 	rm -f "$copy"
-	if [ -z "$kept$gone" ]; then
-		echo "no-empty-links-in-manifest"
-	elif [ -z "$gone" ]; then
+	if [ -z "$gone" ]; then
 		echo kept
 	elif [ -z "$kept" ]; then
 		echo deleted

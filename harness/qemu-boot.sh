@@ -8,7 +8,9 @@
 #   dmesg.log    the guest's dmesg at the end (its third serial port)
 #   qemu.err     QEMU's own messages
 #   verdict      one word and a reason: completed, timeout, panic,
-#                boot-failed or incomplete
+#                boot-failed, guest-error (the guest's init said
+#                EMPTYLINK-ERROR: an unknown filesystem, a missing port)
+#                or incomplete
 #   accel        the accelerator that ran
 # Exits 0 when the guest completed its run, 1 otherwise.  Kernel
 # complaints (BUG, WARNING, ...) are judged from dmesg.log by
@@ -60,6 +62,8 @@ elif grep -q 'Kernel panic' "$out/console.log"; then
 	v="panic: $(grep -m1 'Kernel panic' "$out/console.log" | cut -c1-100)"
 elif ! grep -q 'EMPTYLINK-BOOTED' "$out/console.log"; then
 	v="boot-failed: QEMU exit $rc, init never ran ($(head -c 200 "$out/qemu.err" | tr '\n' ' '))"
+elif grep -q 'EMPTYLINK-ERROR' "$out/console.log"; then
+	v="guest-error: $(grep -m1 -o 'EMPTYLINK-ERROR.*' "$out/console.log" | cut -c17-120)"
 elif ! grep -q '^EMPTYLINK-DONE' "$out/console.log"; then
 	v="incomplete: init stopped before the end of the run (last line: $(last))"
 elif [ -z "$planned" ] || [ "$planned" != "$reported" ]; then

@@ -35,23 +35,69 @@ lines() {
 
 validate() {
 	awk -v file="$reg" '
+		function bad(line, why) {
+			printf "%s:%d: %s\n", file, line, why > "/dev/stderr"
+			err = 1
+		}
 		BEGIN {
 			n = split("type options package config mkfs size image bad " \
-				"check codes repair islink progs guest suites create", k, " ")
+				"probe check codes repair repaired isempty progs guest " \
+				"suites create trouble", k, " ")
 			for (i = 1; i <= n; i++) key[k[i]] = 1
+			# Keys that may stand on several lines of one entry.
+			split("package config check trouble", k, " ")
+			for (i in k) multi[k[i]] = 1
 		}
-		{ sub(/[ \t]*#.*/, "") }
-		NF == 0 { next }
-		$1 == "suite" { if (NF < 4) bad("a suite line is: suite NAME BOOT SOURCE..."); suite[$2] = 1; next }
-		NF < 3 { bad("not NAME KEY VALUE..."); next }
-		!($2 in key) { bad("unknown key " $2) }
-		$2 == "suites" { for (i = 3; i <= NF; i++) used[$i] = FNR }
-		function bad(why) { printf "%s:%d: %s\n", file, FNR, why > "/dev/stderr"; err = 1 }
+		/^[ \t]*#/ || NF == 0 { next }
+		$1 == "suite" {
+			if (NF < 4)
+				bad(FNR, "a suite line is: suite NAME BOOT SOURCE...")
+			suite[$2] = 1
+			next
+		}
+		NF < 3 { bad(FNR, "not NAME KEY VALUE..."); next }
+		!($2 in key) { bad(FNR, "unknown key " $2); next }
+		($1, $2) in has && !($2 in multi) {
+			bad(FNR, $2 " given twice for " $1)
+		}
+		{ has[$1, $2] = FNR; if (!($1 in line)) { line[$1] = FNR; names[++nn] = $1 } }
+		$2 == "suites" { for (i = 3; i <= NF; i++) runs[$1, $i] = FNR; list[$1] = $0 }
 		END {
-			for (s in used) if (!(s in suite)) {
-				printf "%s:%d: unknown suite %s\n", file, used[s], s > "/dev/stderr"; err = 1
+			for (s in runs) {
+				split(s, p, SUBSEP)
+				if (!(p[2] in suite))
+					bad(runs[s], "unknown suite " p[2])
+			}
+			for (i = 1; i <= nn; i++) {
+				f = names[i]
+				if (!((f, "suites") in has)) {
+					bad(line[f], f " has no suites line (a misspelt name?)")
+					continue
+				}
+				# What each suite needs of the entry.
+				need(f, "image", "image")
+				need(f, "bad", "bad")
+				need(f, "fscrypt", "mkfs")
+				need(f, "remount", "mkfs")
+				need(f, "dropcaches", "remount")
+				need(f, "crash", "mkfs")
+				need(f, "snapshot", "image mkfs")
+				need(f, "send", "image mkfs")
+				need(f, "fsck", "probe check codes")
+				if ((f, "fsck") in runs && (f, "image") in has)
+					need(f, "fsck", "repair repaired isempty")
+				if ((f, "mkfs") in has && !((f, "size") in has))
+					bad(has[f, "mkfs"], f " has mkfs but no size")
 			}
 			exit err
+		}
+		function need(f, s, what,   w, i, n) {
+			if (!((f, s) in runs))
+				return
+			n = split(what, w, " ")
+			for (i = 1; i <= n; i++)
+				if (!((f, w[i]) in has) && !((f, w[i]) in runs))
+					bad(runs[f, s], "suite " s " of " f " needs " w[i])
 		}' "$reg"
 }
 

@@ -93,6 +93,30 @@ for f in "$res/judged.ktap" "$@"; do
 	fi
 done
 
+# A set-up step that failed must show as broken:STEP in a suite of its
+# filesystem; one that failed after its group's last suite (an unmount,
+# the crash set-up) shows nowhere else, so it fails the run here.
+for k in $kernels; do
+	for f in "$res/$k/ktap.log" "$res/$k/recover/ktap.log"; do
+		[ -f "$f" ] || continue
+		sed -n 's/^# \([^ ]*\): step \([^ ]*\) failed: \(.*\)/\1 \2 \3/p' "$f" |
+		while read -r group step why; do
+			fs=${group%_*}
+			if ! awk -v s="    # Subtest: $k.$fs." -v b="observed=broken:$step" '
+				index($0, s) == 1 { inside = 1; next }
+				/^    # Subtest: / { inside = 0 }
+				inside && index($0, b) { found = 1 }
+				END { exit !found }' "$res/judged.ktap"; then
+				echo "kernel $k: step $step of $group failed and no result shows it: $why"
+			fi
+		done
+	done
+done >"$res/step-problems"
+if [ -s "$res/step-problems" ]; then
+	status=1
+	sed 's/^/    /' "$res/step-problems"
+fi
+
 awk -v junit="$res/junit.xml" -f "$here/matrix.awk" "$res/judged.ktap" \
 	>"$res/matrix.txt" || status=1
 cat "$res/matrix.txt"

@@ -44,3 +44,32 @@ void case_entry_name(char *buf, size_t size, const char *path,
 
 	snprintf(buf, size, "%s:%s", path, dot ? dot + 1 : t->name);
 }
+
+/* Reported once per entry, as "PATH:name": no name of its own. */
+static int per_entry(const struct tcase *t)
+{
+	return t->suite == SUITE_MANIFEST || t->suite == SUITE_LINKS;
+}
+
+const struct tcase *case_find(const char *name)
+{
+	const struct tcase *t;
+
+	for (t = __start_emptylink_cases; t < __stop_emptylink_cases; t++)
+		if (!per_entry(t) && !strcmp(t->name, name))
+			return t;
+	return NULL;
+}
+
+int case_group_known(const char *name)
+{
+	size_t n = strcspn(name, ".");
+	const struct tcase *t;
+
+	if (!name[n])
+		return 0;
+	for (t = __start_emptylink_cases; t < __stop_emptylink_cases; t++)
+		if (!strncmp(t->name, name, n) && t->name[n] == '.')
+			return 1;
+	return 0;
+}

@@ -28,7 +28,7 @@ enum suite_id {
 	SUITE_TABLE,	/* tests/cases.c: one fresh directory per case */
 	SUITE_SELFTEST,	/* a case whose want is wrong on purpose */
 	SUITE_PERSIST,	/* links persist_setup() made, after a remount */
-	SUITE_CRASH,	/* links crash_setup() made, after log recovery */
+	SUITE_CRASH,	/* links crash_late() made, after log recovery */
 	SUITE_CLEANUP,	/* the crash directory, removed and remounted */
 	SUITE_MANIFEST,	/* run once per entry of fs-images/manifest.txt */
 	SUITE_LINKS,	/* run once per PATH given on the command line */
@@ -86,6 +86,14 @@ extern const struct tcase __stop_emptylink_cases[];
  * malloc()ed array the caller frees; NULL when out of memory.
  */
 const struct tcase **cases_of(enum suite_id suite, unsigned int *n);
+
+/*
+ * The judge's side: the case named name, not a per-entry one (manifest,
+ * links), or NULL; and whether name's group (up to its first dot) is the
+ * group of any case.
+ */
+const struct tcase *case_find(const char *name);
+int case_group_known(const char *name);
 
 /* "PATH:name" for a per-entry case: name is the part after the dot. */
 void case_entry_name(char *buf, size_t size, const char *path,

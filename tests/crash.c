@@ -1,27 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Empty links across a crash.  crash_setup() runs last in the first boot:
+ * Empty links across a crash.  The main boot's last steps are
+ * crash_setup() for every filesystem in turn, then crash_late() for every
+ * filesystem in turn:
  *
- *   DIR/synced     persist_setup()'s links, then sync(): a full commit
- *   DIR/fsynced/e  made after that sync, then fsync() of its directory:
- *                  recovery must replay it from the journal or log
- *                  (btrfs: the log tree)
- *   DIR/unsynced/e made last and never synced: after the crash it may be
- *                  there or not, but if it is, it must read as ""
- *   DIR.made       the record of every link above (record.h), beside
- *                  DIR so that cleanup can still read it
+ *   crash_setup()  DIR/synced: persist_setup()'s links; DIR.made: the
+ *                  record of every link (record.h), beside DIR so that
+ *                  cleanup can still read it; then syncfs() of DIR's
+ *                  filesystem, a full commit of that filesystem only
+ *   crash_late()   DIR/fsynced/e, then fsync() of its directory: recovery
+ *                  must replay it from the journal or log (btrfs: the log
+ *                  tree); DIR/unsynced/e made last and never synced: after
+ *                  the crash it may be there or not, but if it is, it must
+ *                  read as ""
  *
- * and the guest reboots without syncing or unmounting.  The next boot
- * mounts the filesystem (log recovery) and runs run_crash(); then the
- * harness removes DIR, remounts, and runs run_cleanup().
+ * and the guest reboots without syncing or unmounting.  A global sync()
+ * anywhere in there would commit the unsynced links of every filesystem
+ * set up before it; so setup syncs only its own filesystem, and nothing
+ * is made to be left unsynced until every filesystem has been set up.
+ * The next boot mounts the filesystem (log recovery) and runs
+ * run_crash(); then the harness removes DIR, remounts, and runs
+ * run_cleanup().
  *
- * DIR.made is written and fsync()ed before unsynced/e is made, so that
- * syncing it does not sync the link; the link's outcome is then written
- * over its slot in place and fdatasync()ed: an overwrite of blocks that
- * are already on disk changes no metadata that fdatasync must commit, so
- * the journal (ext4) or log (xfs) is not forced and the link stays
- * unsynced.  If that write is lost, the case observes setup:no-record.
+ * crash_late() fills in its links' lines of DIR.made in place.  The
+ * fsynced line is fsync()ed before unsynced/e exists.  The unsynced line
+ * is written after the link and fdatasync()ed: it overwrites a block that
+ * crash_setup() made durable, so it changes neither size nor allocation,
+ * and fdatasync must commit no metadata.  ext4 waits only for the inode's
+ * datasync transaction, long committed; xfs forces its log only for
+ * fields other than timestamps logged since the last fsync (the fsync
+ * before is also what clears them); btrfs logs only this inode, older
+ * than the last commit, so not its parent.  The link stays unsynced.  If
+ * that write is lost, the case observes setup:no-record.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -94,72 +106,51 @@ static int fsync_dir(const char *path)
 	return ret;
 }
 
-/* The parent directory of path, for fsync_dir(). */
-static void parent_of(const char *path, char *buf, size_t size)
+/* DIR.made, absolute: DIR may be relative, and setup changes directory. */
+static int made_abs(const char *dir, char *made, size_t size)
 {
-	const char *slash = strrchr(path, '/');
+	char path[4096], cwd[2048];
 
-	if (!slash)
-		snprintf(buf, size, ".");
-	else if (slash == path)
-		snprintf(buf, size, "/");
-	else
-		snprintf(buf, size, "%.*s", (int)(slash - path), path);
-}
-
-/* In DIR, after the sync: fsynced/e, fsync()ed, and unsynced/ (empty). */
-static int make_fsynced(struct record *r)
-{
-	long rc;
-
-	if (mkdir("fsynced", 0755) < 0 || mkdir("unsynced", 0755) < 0)
+	if (made_path(dir, path, sizeof(path)) < 0)
 		return -1;
-	rc = symlink("", "fsynced/e");
-	record_step(r, LINK_FSYNCED, rc, errno);
-	return fsync_dir("fsynced");
+	if (path[0] == '/') {
+		snprintf(made, size, "%s", path);
+	} else if (!getcwd(cwd, sizeof(cwd)) ||
+		   (size_t)snprintf(made, size, "%s/%s", cwd, path) >= size) {
+		fprintf(stderr, "%s: cannot name its record\n", dir);
+		return -1;
+	}
+	return 0;
 }
 
-/* The record, on disk before unsynced/e exists; then that link. */
-static int make_unsynced(struct record *r, const char *made)
+/*
+ * The record, durable with all else on DIR's filesystem, and no more.
+ * fsync() first: on xfs it also clears the inode's logged fields that a
+ * later fdatasync() would force the log for; syncfs() leaves them.
+ */
+static int write_made(const struct record *r, const char *made)
 {
-	char parent[4096];
-	long rc;
-	int fd, err;
+	int fd = open(made, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int err;
 
-	parent_of(made, parent, sizeof(parent));
-	fd = open(made, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		return -1;
-	if (record_write(r, fd) < 0 || fsync(fd) < 0 || fsync_dir(parent) < 0)
-		goto fail;
-	rc = symlink("", "unsynced/e");
-	record_step(r, LINK_UNSYNCED, rc, errno);
-	if (record_update(r, fd, LINK_UNSYNCED) < 0)
-		goto fail;
+	if (record_write(r, fd) < 0 || fsync(fd) < 0 || syncfs(fd) < 0) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
 	return close(fd);
-fail:
-	err = errno;
-	close(fd);
-	errno = err;
-	return -1;
 }
 
 int crash_setup(const char *dir)
 {
-	char path[4096], made[4096], cwd[2048];
+	char path[4096], made[4096];
 	struct record r;
 
-	if (made_path(dir, path, sizeof(path)) < 0)
+	if (made_abs(dir, made, sizeof(made)) < 0)
 		return 1;
-	/* DIR may be relative: DIR.made is made absolute before chdir. */
-	if (path[0] == '/') {
-		snprintf(made, sizeof(made), "%s", path);
-	} else if (!getcwd(cwd, sizeof(cwd)) ||
-		   snprintf(made, sizeof(made), "%s/%s", cwd, path) >=
-		   (int)sizeof(made)) {
-		fprintf(stderr, "%s: cannot name its record\n", dir);
-		return 1;
-	}
 	snprintf(path, sizeof(path), "%s/synced", dir);
 	if (mkdir(dir, 0755) < 0) {
 		perror(dir);
@@ -167,18 +158,69 @@ int crash_setup(const char *dir)
 	}
 	if (persist_make(path, &r) < 0)
 		return 1;
-	sync();
-	if (chdir(dir) < 0 || make_fsynced(&r) < 0 ||
-	    make_unsynced(&r, made) < 0) {
-		perror(dir);
+	if (write_made(&r, made) < 0) {
+		perror(made);
 		return 1;
 	}
-	printf("# crash setup %s: fsynced %s, unsynced %s\n", dir,
-	       r.link[LINK_FSYNCED], r.link[LINK_UNSYNCED]);
-	return chdir("/") < 0 ? 1 : 0;
+	printf("# crash setup %s: synced, record %s\n", dir, made);
+	return 0;
 }
 
-/* The inodes crash_setup() made after the ffree record that still exist. */
+/* One link's line of the record, in place; not synced yet. */
+static int update_made(struct record *r, int fd, enum link_id id, long rc,
+		       int err)
+{
+	record_step(r, id, rc, err);
+	return record_update(r, fd, id);
+}
+
+/* In DIR: fsynced/e, fsync()ed, then unsynced/e, never synced. */
+static int make_late(const char *dir, int fd)
+{
+	struct record r;
+	long rc;
+
+	record_init(&r);
+	if (mkdir("fsynced", 0755) < 0 || mkdir("unsynced", 0755) < 0)
+		return -1;
+	rc = symlink("", "fsynced/e");
+	if (update_made(&r, fd, LINK_FSYNCED, rc, errno) < 0 ||
+	    fsync_dir("fsynced") < 0 || fsync(fd) < 0)
+		return -1;
+	rc = symlink("", "unsynced/e");
+	if (update_made(&r, fd, LINK_UNSYNCED, rc, errno) < 0 ||
+	    fdatasync(fd) < 0)
+		return -1;
+	printf("# crash late %s: fsynced %s, unsynced %s\n", dir,
+	       r.link[LINK_FSYNCED], r.link[LINK_UNSYNCED]);
+	return 0;
+}
+
+int crash_late(const char *dir)
+{
+	char made[4096];
+	int fd, ret = 0;
+
+	if (made_abs(dir, made, sizeof(made)) < 0)
+		return 1;
+	/* No O_CREAT, no O_TRUNC: the blocks crash_setup() made durable. */
+	fd = open(made, O_WRONLY);
+	if (fd < 0) {
+		perror(made);
+		return 1;
+	}
+	if (chdir(dir) < 0 || make_late(dir, fd) < 0) {
+		perror(dir);
+		ret = 1;
+	}
+	if (close(fd) < 0 && !ret) {
+		perror(made);
+		ret = 1;
+	}
+	return chdir("/") < 0 ? 1 : ret;
+}
+
+/* The inodes made after the ffree record that still exist. */
 static unsigned int count_later_inodes(const char *dir, const char *made)
 {
 	static const char *const later[] = {

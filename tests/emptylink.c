@@ -15,7 +15,7 @@
  *        source "manifest"
  *   emptylink persist DIR      what persist-setup DIR left, after a remount
  *   emptylink crash DIR        after a crash and log recovery, what
- *                              crash-setup DIR left
+ *                              crash-setup and crash-late DIR left
  *   emptylink cleanup DIR      DIR was removed and the filesystem
  *                              remounted: it must be gone (reads DIR.made)
  *   emptylink links ROOT PATH...
@@ -29,10 +29,15 @@
  *   nothing runs and every case observes "broken:STEP".
  *
  *   emptylink persist-setup DIR    leave links in DIR (record: DIR/record)
- *   emptylink crash-setup DIR      leave links in DIR, some unsynced
- *                                  (record: DIR.made, beside DIR)
+ *   emptylink crash-setup DIR      make DIR, leave links in DIR/synced and
+ *                                  the record DIR.made (beside DIR), then
+ *                                  syncfs() DIR's filesystem, no other
+ *   emptylink crash-late DIR       after crash-setup of every filesystem
+ *                                  to crash: DIR/fsynced/e (its directory
+ *                                  fsync()ed) and DIR/unsynced/e (never
+ *                                  synced), both recorded in DIR.made
  *   emptylink fscrypt-unlock DIR   add the test key again after a remount
- *        (these three print no KTAP)
+ *        (these four print no KTAP)
  *
  *   emptylink judge --expect FILE --registry FILE --plan FILE
  *                   [--strict-rules] KERNEL=RAWFILE...
@@ -99,6 +104,11 @@ static int do_crash_setup(struct cmdline *cl)
 	return crash_setup(cl->args[0]);
 }
 
+static int do_crash_late(struct cmdline *cl)
+{
+	return crash_late(cl->args[0]);
+}
+
 static int do_unlock(struct cmdline *cl)
 {
 	return fscrypt_unlock(cl->args[0]) < 0 ? 1 : 0;
@@ -132,6 +142,7 @@ static const struct command commands[] = {
 	  do_observed },
 	{ "persist-setup", "DIR", 1, 1, 0, 0, NULL, NULL, do_persist_setup },
 	{ "crash-setup", "DIR", 1, 1, 0, 0, NULL, NULL, do_crash_setup },
+	{ "crash-late", "DIR", 1, 1, 0, 0, NULL, NULL, do_crash_late },
 	{ "fscrypt-unlock", "DIR", 1, 1, 0, 0, NULL, NULL, do_unlock },
 	{ "judge",
 	  "--expect FILE --registry FILE --plan FILE [--strict-rules] KERNEL=RAWFILE...",

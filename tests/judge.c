@@ -9,7 +9,12 @@
  * PLAN has a line "KERNEL FS SOURCE" for every suite that must have a
  * result.  Each case's expected value is its want (the registry's
  * "create" value for the creating cases), unless a rule of --expect
- * says otherwise.  The judged KTAP on stdout:
+ * says otherwise.  The want of a case this binary declares itself is its
+ * own: a guest that reports another one ran a stale initramfs, and a
+ * name in a declared group ("follow.") that it does not declare is an
+ * unknown case, both failures.  Only per-entry cases ("PATH:name") and
+ * the host's verdicts bring their wants with them.  The judged KTAP on
+ * stdout:
  *
  *   KTAP version 1
  *   1..S
@@ -21,21 +26,27 @@
  *       not ok 2 NAME                      not as expected
  *       ok 3 NAME # XFAIL REASON           a known gap, still there
  *       ok 4 NAME # SKIP REASON            does not apply, as expected
+ *       not ok 5 NAME # XPASS fixed: remove the rule
+ *                                          an XFAIL rule's case observed
+ *                                          its want: the gap is gone
  *   ok 1 KERNEL.FS.SOURCE                  (not ok if anything failed)
  *   not ok 2 KERNEL.FS.SOURCE # no result: ...
+ *   not ok 3 KERNEL.FS.SOURCE # no cases
  *
  * Suites come in plan order, then any suite that was not planned (each
- * a failure).  On stderr: rules that match nothing or are shadowed
- * (errors with --strict-rules, notes otherwise), then as the last line
- * "judge: P passed, F failed, S skipped".  P, F and S count cases (S:
- * SKIP and XFAIL); a suite that is missing, not planned, cut short or
- * has the wrong plan adds one to F.  Exit status: 0 everything as
- * expected, 1 a failure, 2 a usage or input error.
+ * a failure).  On stderr: rules that match no planned kernel or
+ * filesystem, match nothing or are shadowed (errors with --strict-rules,
+ * notes otherwise), then as the last line "judge: P passed, F failed,
+ * S skipped".  P, F and S count cases (S: SKIP and XFAIL; an XPASS is a
+ * failure); a suite that is missing, not planned, cut short, without
+ * cases or with the wrong plan adds one to F.  Exit status: 0 everything
+ * as expected, 1 a failure, 2 a usage or input error.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases.h"
 #include "judge.h"
 
 struct tally {
@@ -101,30 +112,71 @@ static const char *xfail_why(const char *reason)
 	return reason + strspn(reason, ": \t");
 }
 
+/*
+ * The want of c into *want: this binary's own for a case it declares,
+ * else the guest's.  Returns what is wrong with the guest's, or NULL.
+ */
+static const char *own_want(const struct rcase *c, const char **want,
+			    char *why, size_t size)
+{
+	const struct tcase *t;
+
+	*want = c->want ? c->want : "?";
+	if (strchr(c->name, ':'))
+		return NULL;		/* per entry: the guest's want */
+	t = case_find(c->name);
+	if (!t && case_group_known(c->name))
+		return "unknown case";
+	if (!t)
+		return NULL;		/* no group of ours: fsck verdicts */
+	*want = t->want;
+	if (!c->want || !strcmp(c->want, t->want))
+		return NULL;
+	snprintf(why, size,
+		 "the guest's want %s differs from this judge's %s: stale initramfs",
+		 c->want, t->want);
+	return why;
+}
+
+/* What is wrong with how the guest reported c, or NULL. */
+static const char *report_problem(const struct rcase *c,
+				  const char *observed)
+{
+	if (!c->observed)
+		return "no diagnostic line with what it observed";
+	if (c->not_ok)
+		return "the guest said not ok";
+	if (!c->skip != !!strcmp(observed, "SKIP"))
+		return "observed=SKIP and the SKIP directive disagree";
+	return NULL;
+}
+
 /* Judge one case; prints its lines, returns 1 if it failed. */
 static int judge_case(unsigned int num, const char *kernel,
 		      const struct rsuite *s, const struct rcase *c,
 		      struct tally *t)
 {
-	const char *want = registry_want(s->fs, c->name,
-					 c->want ? c->want : "?");
 	const struct rule *r = rules_match(kernel, s->fs, s->source, c->name);
 	const char *observed = c->observed ? c->observed : "none";
-	const char *problem = NULL;
-	char expected[512];
+	const char *want, *problem;
+	char expected[512], why[512];
 
+	problem = own_want(c, &want, why, sizeof(why));
+	want = registry_want(s->fs, c->name, want);
 	expand(r ? r->value : "-", want, expected, sizeof(expected));
 	printf("    # %s: observed=%s expected=%s%s%s\n", c->name, observed,
 	       expected, r && r->reason[0] ? " -- " : "",
 	       r ? r->reason : "");
-	if (!c->observed)
-		problem = "no diagnostic line with what it observed";
-	else if (c->not_ok)
-		problem = "the guest said not ok";
-	else if (!c->skip != !!strcmp(observed, "SKIP"))
-		problem = "observed=SKIP and the SKIP directive disagree";
+	if (!problem)
+		problem = report_problem(c, observed);
 	if (problem)
 		printf("    # %s: %s\n", c->name, problem);
+	if (!problem && r && r->xfail && !strcmp(observed, want)) {
+		printf("    not ok %u %s # XPASS fixed: remove the rule\n", num,
+		       c->name);
+		t->fail++;
+		return 1;
+	}
 	if (problem || !is_one_of(r ? r->value : "-", want, observed)) {
 		printf("    not ok %u %s\n", num, c->name);
 		t->fail++;
@@ -169,6 +221,8 @@ static void judge_suite(unsigned int k, const struct planned *p,
 	       s->n);
 	for (i = 0; i < s->n; i++)
 		bad += judge_case(i + 1, p->kernel, s, &s->cases[i], t);
+	if (!problem && !s->n)
+		problem = "no cases";
 	if (!problem && s->plan != (int)s->n) {
 		snprintf(why, sizeof(why), "planned %d cases, reported %u",
 			 s->plan, s->n);
@@ -279,7 +333,7 @@ int run_judge(const char *expect, const char *registry, const char *plan,
 		t.fail++;
 	}
 	free(m);
-	notes = rules_report(expect, &p);
+	notes = rules_report(expect, &p, strict);
 	if (notes && !strict)
 		fprintf(stderr,
 			"(%u rule note%s above; --strict-rules makes them errors)\n",

@@ -56,11 +56,13 @@ int rules_read(const char *path);
 const struct rule *rules_match(const char *kernel, const char *fs,
 			       const char *source, const char *name);
 /*
- * Rules that apply to the run (their KERNEL and FS patterns match a
- * planned kernel and filesystem) but matched nothing, or were always
- * shadowed: printed to stderr; returns how many.
+ * Rules that apply to the run but matched nothing, and rules that were
+ * always shadowed, printed to stderr; with strict also rules whose KERNEL
+ * or FS pattern matches no planned kernel or filesystem (without it,
+ * only counted on one line: a subset leaves them out by design).
+ * Returns how many were printed.
  */
-unsigned int rules_report(const char *path, const struct plan *p);
+unsigned int rules_report(const char *path, const struct plan *p, int strict);
 
 /* raw.c: raw KTAP documents. */
 struct rcase {

@@ -74,9 +74,7 @@ int record_update(const struct record *r, int fd, enum link_id id)
 	char buf[LINE_W + 1];
 
 	line_of(r, id, buf);
-	if (write_at(fd, buf, LINE_W, (off_t)id * LINE_W) < 0)
-		return -1;
-	return fdatasync(fd);
+	return write_at(fd, buf, LINE_W, (off_t)id * LINE_W);
 }
 
 /* "ok", "-" or an errno name ("ENOENT", "E1234"). */

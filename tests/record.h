@@ -16,8 +16,9 @@
  * "-" (not made by this setup, or not known yet).  persist_setup() writes
  * DIR/record (e, moved, gone, ffree); crash_setup() writes DIR.made, a
  * sibling of DIR so that it outlives the removal of DIR for cleanup, with
- * every link it made.  Lines are fixed-width so that crash_setup() can
- * fill in the last link in place after the record is already on disk.
+ * the links it made, and crash_late() fills in fsynced and unsynced.
+ * Lines are fixed-width so that crash_late() can fill them in place,
+ * after the record is already on disk.
  */
 #ifndef EMPTYLINK_RECORD_H
 #define EMPTYLINK_RECORD_H
@@ -48,7 +49,10 @@ void record_init(struct record *r);
 void record_step(struct record *r, enum link_id id, long rc, int err);
 /* The whole record into fd, from offset 0.  0, or -1 with errno set. */
 int record_write(const struct record *r, int fd);
-/* Rewrite one link's line in place.  0, or -1 with errno set. */
+/*
+ * Rewrite one link's line in place, without syncing it: the caller
+ * chooses fsync() or fdatasync().  0, or -1 with errno set.
+ */
 int record_update(const struct record *r, int fd, enum link_id id);
 /*
  * Read path into r.  A missing, unreadable or malformed record leaves

@@ -41,12 +41,15 @@ void run_recorded(struct suite *s, const struct tcase **v, unsigned int n,
 		  const struct ctx *base);
 
 /*
- * Crash: crash_setup() leaves links in DIR just before the guest reboots
+ * Crash: crash_setup() leaves synced links in DIR (and syncs DIR's
+ * filesystem only), for every filesystem; then crash_late() leaves an
+ * fsynced and an unsynced link in each DIR, just before the guest reboots
  * without syncing or unmounting; run_crash() checks them after the next
  * boot's mount has replayed the journal or log; run_cleanup() checks
  * that nothing is left once DIR is removed and the fs remounted.
  */
 int crash_setup(const char *dir);
+int crash_late(const char *dir);
 int run_crash(struct suite *s, const char *dir);
 int run_cleanup(struct suite *s, const char *dir);
 
