@@ -58,10 +58,12 @@ $(B)/images/%.img: fs-images/%.img.zst
 	@mkdir -p $(@D)
 	zstd -q -d -f $< -o $@
 
-# Regenerate fs-images/*.img.zst from the filesystems' own tools
-# (ONLY="ext2 ..." for some of them).
-images: $(B)/btrfs-empty-link | deps
-	fs-images/make-images.sh fs-images $(B)/btrfs-empty-link $(ONLY)
+# Regenerate fs-images/*.img.zst from the filesystems' own tools, or
+# where they cannot make a link, in the patched kernel (ONLY="ext2 ...").
+images: $(B)/btrfs-empty-link $(B)/initramfs.cpio $(B)/accel | deps
+	KERNEL=$(call BZIMAGE,patched) INITRD=$(B)/initramfs.cpio \
+	ACCEL=$$(cat $(B)/accel) \
+		fs-images/make-images.sh fs-images $(B)/btrfs-empty-link $(ONLY)
 
 .SECONDEXPANSION:
 $(B)/progs/%.built: $$(wildcard patches/$$*/*.patch) harness/progs.sh | deps

@@ -4,14 +4,16 @@
 # as OUTDIR/FILE.img.zst; fs-images/manifest.txt describes them.  Each is
 # made by the recipe make_RECIPE below: for an image the last of its
 # SETS (extfs, xfs, btrfs), for a bad image its SET.  With FILE...,
-# only those images.  They use the
-# filesystems' own userspace tools only: no kernel is involved,
-# since the point is to get empty links on disk the way another system
-# would have written them.  Each link that ends up empty is first made
-# with the one-byte body "E", then edited:
+# only those images.  Where they can, they use the filesystems' own
+# userspace tools only, with no kernel involved, since the point is to
+# get empty links on disk the way another system would have written
+# them.  Each link that ends up empty is first made with the one-byte
+# body "E", then edited:
 #   ext4   debugfs -w: i_size 0 (and i_block zeroed for fast links)
 #   xfs    xfs_db -x: di_size 0, so the local data fork is zero-length
 #   btrfs  fs-images/btrfs-empty-link.c (no Debian tool edits items)
+# The other filesystems' images (recipe "kernel") are written by the
+# patched kernel in the guest, where no Debian tool can make a link.
 # Fixed UUIDs and timestamps keep the result the same from run to run
 # where the tools allow it.
 set -eu
@@ -154,6 +156,34 @@ make_btrfs() { # fs img
 	done
 }
 
+# Filesystems whose userspace cannot put a link on disk: a blank
+# filesystem from the registry's mkfs now, and the tree written later by
+# the patched kernel in one boot of the guest for all of them
+# (harness/guest-init.sh, emptylink.mkimage=1).  The kernel must store
+# empty targets there (SB_I_EMPTY_SYMLINKS).  KERNEL, INITRD and ACCEL
+# come from the Makefile.
+make_kernel() { # fs img
+	truncate -s "$(reg get "$1" size)" "$2"
+	# shellcheck disable=SC2046
+	$(reg get "$1" mkfs) "$2" >/dev/null
+	printf '%s\n' -drive "file=$2,format=raw,if=none,id=$1-image" \
+		-device "virtio-blk-pci,drive=$1-image,serial=$1-image" \
+		>>"$work/kernel.args"
+	echo "$1" >>"$work/kernel.list"
+}
+
+boot_kernel_images() {
+	: "${KERNEL:?KERNEL= the patched bzImage}" "${INITRD:?INITRD=}" "${ACCEL:?ACCEL=}"
+	current="kernel-written ($(echo $(cat "$work/kernel.list")))"
+	fsarg=$(paste -s -d, "$work/kernel.list")
+	say "images: booting $KERNEL to write the images of $fsarg"
+	"$top/harness/qemu-boot.sh" "$KERNEL" "$INITRD" "$work/boot" "$ACCEL" 900 \
+		"emptylink.kernel=patched emptylink.fs=$fsarg emptylink.mkimage=1" \
+		"$work/kernel.args" || die "the guest did not finish: $(cat "$work/boot/verdict")"
+	! grep -a 'EMPTYLINK-ERROR' "$work/boot/console.log" ||
+		die "the guest could not write every image"
+}
+
 # Every image the registry names, once each: "FILE RECIPE" lines.
 for fs in $(reg names); do
 	img=$(reg word "$fs" image 1)
@@ -176,9 +206,14 @@ while read -r name recipe fs; do
 	say "images: making $name (recipe $recipe, for $fs)"
 	current=$name
 	"make_$(echo "$recipe" | tr - _)" "$fs" "$work/$name.img" </dev/null
+done <"$work/list"
+[ ! -s "$work/kernel.list" ] || boot_kernel_images
+while read -r name recipe fs; do
+	current=$name
 	# The editing tools can fail quietly (debugfs -R exits 0 when its
 	# request fails): every empty link the manifest lists must be one.
-	if [ "$name" = "$(reg word "$fs" image 1)" ]; then
+	# (The kernel's images are checked by the guest that wrote them.)
+	if [ "$name" = "$(reg word "$fs" image 1)" ] && [ -n "$(reg get "$fs" isempty)" ]; then
 		for l in $(reg empty-links "$top/fs-images/manifest.txt" \
 			"$(reg word "$fs" image 2)"); do
 			img=$work/$name.img path=$l sh -c "$(reg get "$fs" isempty)" \

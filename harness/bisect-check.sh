@@ -1,8 +1,8 @@
 #!/bin/sh
 # bisect-check.sh SRC LOG INITRD IMAGES OUT: for each patch of the series,
 # in a worktree of its own (SRC/bisect): build the kernel, then boot it
-# once with every filesystem of the registry attached (harness/
-# boot-kernel.sh, the main boot only) and require that the run completes
+# once with the filesystems the patch can change attached (columns_of;
+# harness/boot-kernel.sh, the main boot only) and require that the run completes
 # and that dmesg shows no trouble beyond what either end of the series
 # is documented to show (harness/dmesg-check.sh ... any).  The cases'
 # results are not judged here (the expectations describe the two ends of
@@ -29,6 +29,26 @@ if [ ! -e "$tree/.git" ]; then
 fi
 accel=$("$here/accel.sh" "$src/vanilla/arch/x86/boot/bzImage")
 commits=$(git -C "$src/patched" rev-list --reverse base..HEAD)
+
+# The columns a patch can change: a patch that touches only fs/DIR/...
+# for filesystems the registry has (as a type or a name) boots those
+# columns; anything else (the VFS, fs/crypto, mm, headers) boots them all.
+columns_of() { # commit
+	dirs=$(git -C "$src/patched" diff-tree --no-commit-id --name-only -r "$1" |
+		awk -F/ '$1 == "fs" && NF > 2 { print $2; next } { print "*" }' | sort -u)
+	if echo "$dirs" | grep -qx '\*'; then
+		echo "$fslist"
+		return
+	fi
+	out=
+	for fs in $fslist; do
+		t=$("$here/registry.sh" get "$fs" type)
+		for dir in $dirs; do
+			[ "$dir" = "${t:-$fs}" ] && out="$out $fs"
+		done
+	done
+	[ -n "$out" ] && echo "${out# }" || echo "$fslist"
+}
 n=0
 for c in $commits; do
 	n=$((n + 1))
@@ -37,9 +57,11 @@ for c in $commits; do
 	"$here/kernel-build.sh" "$tree" "$log" >/dev/null ||
 		die "the tree does not build after patch $n (log: $log)"
 	d=$out/patch-$n
+	boot=$(columns_of "$c")
+	say "bisect-check: patch $n: booting with $boot"
 	# shellcheck disable=SC2086
 	"$here/boot-kernel.sh" "$tree/arch/x86/boot/bzImage" "$initrd" "$images" \
-		"$accel" "patch-$n" "$d" main $fslist >/dev/null ||
+		"$accel" "patch-$n" "$d" main $boot >/dev/null ||
 		die "patch $n: $(cat "$d/verdict") (console: $d/console.log)"
 	"$here/dmesg-check.sh" "$d/dmesg.log" any >"$d/dmesg-problems" ||
 		die "patch $n: the kernel complained (dmesg: $d/dmesg.log):

@@ -22,6 +22,11 @@ prepare() {
 	shift 2
 	mkdir -p "$out"
 	: >"$out/qemu.args"
+	# QEMU's default machine has 32 PCI slots, fewer than the disks of
+	# every column: eight disks share a slot as its functions, from
+	# slot 8 on.  (Behind a PCI-PCI bridge, the guest gets no working
+	# legacy interrupt for them without ACPI: the boot hangs.)
+	n=0
 	for fs in "$@"; do
 		for kind in $(reg disks "$fs"); do
 			f=$out/$fs-$kind.img
@@ -40,9 +45,13 @@ prepare() {
 				$(reg get "$fs" mkfs) "$f" >"$out/mkfs-$fs.log" 2>&1 ||
 					die "mkfs of the $fs $kind disk failed: $(cat "$out/mkfs-$fs.log")" ;;
 			esac
+			slot=$((n / 8 + 8)) fn=$((n % 8))
+			mf=
+			[ "$fn" -ne 0 ] || mf=,multifunction=on
 			printf '%s\n' -drive "file=$f,format=raw,if=none,id=$fs-$kind" \
-				-device "virtio-blk-pci,drive=$fs-$kind,serial=$fs-$kind" \
+				-device "virtio-blk-pci,drive=$fs-$kind,serial=$fs-$kind,addr=$slot.$fn$mf" \
 				>>"$out/qemu.args"
+			n=$((n + 1))
 		done
 	done
 }
@@ -167,10 +176,13 @@ fsck_all() {
 				set -- "$@" "$v-$row=$(verdict "$fs" "$v" "$f" \
 					"$out/fsck-$v-$fs-$kind.log")=$want"
 			done
+			# The repair row: where the registry has a repairing run
+			# (and so an isempty test) for the image.
 			case " $disks " in
 			*" image "*)
-				set -- "$@" "$v-repair-image=$(repair "$fs" "$v" \
-					"$out/$fs-image.img" "$out/repair-$v-$fs.log")=kept" ;;
+				[ -z "$(reg get "$fs" repair)" ] ||
+					set -- "$@" "$v-repair-image=$(repair "$fs" "$v" \
+						"$out/$fs-image.img" "$out/repair-$v-$fs.log")=kept" ;;
 			esac
 		done
 		"$testbin" observed --fs "$fs" --source fsck --index "$n" "$@"

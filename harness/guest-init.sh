@@ -25,6 +25,9 @@ arg() {
 kernel=$(arg kernel)
 fslist=$(arg fs | tr , ' ')
 selftest=$(arg selftest)
+# "1": write the tree of the prebuilt images onto each FS-image disk
+# (fs-images/make-images.sh, recipe "kernel") instead of testing.
+mkimage=$(arg mkimage)
 # "main" (the default), or "recover": the boot after main's crash.
 phase=$(arg phase)
 phase=${phase:-main}
@@ -97,10 +100,14 @@ fstype() {
 	echo "${t:-$1}"
 }
 
-# The scratch disk of FS, or for a filesystem with no disk (tmpfs) the
-# source argument mount wants.
+# What mount gets for the scratch filesystem of FS: the registry's
+# device (made by its setup from the scratch disk), the scratch disk, or
+# for a filesystem with no disk (tmpfs) the source argument mount wants.
 scratch_dev() {
-	if [ -n "$(reg get "$1" mkfs)" ]; then
+	d=$(reg get "$1" device)
+	if [ -n "$d" ]; then
+		echo "$d"
+	elif [ -n "$(reg get "$1" mkfs)" ]; then
 		disk "$1-scratch"
 	else
 		fstype "$1"
@@ -145,6 +152,11 @@ plan_image() {
 
 plan_scratch() {
 	fs=$1 g=${1}_scr dir=/mnt/$1 dev=$(scratch_dev "$1")
+	setup=$(reg get "$fs" setup)
+	if [ -n "$setup" ]; then
+		# shellcheck disable=SC2086 # the registry's words
+		step "$g" setup $setup "$(disk "$fs-scratch")"
+	fi
 	step "$g" mount mount_fs "$fs" "$dev" "$dir"
 	if reg has "$fs" table; then
 		run "$g" table "$dir/run" --fs "$fs"
@@ -269,6 +281,32 @@ plan() {
 		if reg has "$fs" crash; then plan_crash_late "$fs"; fi
 	done
 }
+
+# The tree of fs-images/make-images.sh, written by this kernel: the
+# images of filesystems whose userspace cannot put a link on disk.
+image_tree() { # dir
+	long=$(printf 'x%.0s' $(seq 200))
+	cd "$1" && printf hello >file && mkdir dir && ln -s file normal &&
+		ln -s missing dangling && ln -s / root && ln -s "$long" long &&
+		ln -s "" empty && ln -s "" dir/empty &&
+		[ "$(stat -c %F:%s empty dir/empty | sort -u)" = "symbolic link:0" ] &&
+		cd /
+}
+
+if [ "$mkimage" = 1 ]; then
+	echo "KTAP version 1" >&3
+	echo "1..0" >&3
+	for fs in $fslist; do
+		d=/img/$fs
+		if ! { mount_fs "$fs" "$(disk "$fs-image")" "$d" &&
+			image_tree "$d" && umount "$d"; } >/step.out 2>&1; then
+			echo "EMPTYLINK-ERROR: image of $fs: $(head -c 200 /step.out)"
+		fi
+	done
+	sync
+	echo "EMPTYLINK-DONE"
+	reboot -f
+fi
 
 # shellcheck disable=SC2086
 if ! reg known $fslist >/step.out 2>&1; then

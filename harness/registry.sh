@@ -42,7 +42,7 @@ validate() {
 		BEGIN {
 			n = split("type options package config mkfs size image bad " \
 				"probe check codes repair repaired isempty progs guest " \
-				"suites create trouble", k, " ")
+				"suites create trouble device setup", k, " ")
 			for (i = 1; i <= n; i++) key[k[i]] = 1
 			# Keys that may stand on several lines of one entry.
 			split("package config check trouble", k, " ")
@@ -78,26 +78,33 @@ validate() {
 				need(f, "image", "image")
 				need(f, "bad", "bad")
 				need(f, "fscrypt", "mkfs")
-				need(f, "remount", "mkfs")
+				need(f, "remount", "mkfs|device")
 				need(f, "dropcaches", "remount")
 				need(f, "crash", "mkfs")
 				need(f, "snapshot", "image mkfs")
 				need(f, "send", "image mkfs")
 				need(f, "fsck", "probe check codes")
-				if ((f, "fsck") in runs && (f, "image") in has)
+				if ((f, "fsck") in runs && (f, "image") in has && (f, "repair") in has)
 					need(f, "fsck", "repair repaired isempty")
 				if ((f, "mkfs") in has && !((f, "size") in has))
 					bad(has[f, "mkfs"], f " has mkfs but no size")
 			}
 			exit err
 		}
-		function need(f, s, what,   w, i, n) {
+		# WHAT: keys or suites, all needed; A|B: either will do.
+		function need(f, s, what,   w, i, n, a, j, m, ok) {
 			if (!((f, s) in runs))
 				return
 			n = split(what, w, " ")
-			for (i = 1; i <= n; i++)
-				if (!((f, w[i]) in has) && !((f, w[i]) in runs))
+			for (i = 1; i <= n; i++) {
+				m = split(w[i], a, "|")
+				ok = 0
+				for (j = 1; j <= m; j++)
+					if ((f, a[j]) in has || (f, a[j]) in runs)
+						ok = 1
+				if (!ok)
 					bad(runs[f, s], "suite " s " of " f " needs " w[i])
+			}
 		}' "$reg"
 }
 

@@ -37,7 +37,9 @@
  *                                  fsync()ed) and DIR/unsynced/e (never
  *                                  synced), both recorded in DIR.made
  *   emptylink fscrypt-unlock DIR   add the test key again after a remount
- *        (these four print no KTAP)
+ *   emptylink ubi-setup NAME DISK  make DISK an MTD device (block2mtd),
+ *                                  attach UBI, make volume NAME on it
+ *        (these five print no KTAP)
  *
  *   emptylink judge --expect FILE --registry FILE --plan FILE
  *                   [--strict-rules] KERNEL=RAWFILE...
@@ -114,6 +116,11 @@ static int do_unlock(struct cmdline *cl)
 	return fscrypt_unlock(cl->args[0]) < 0 ? 1 : 0;
 }
 
+static int do_ubi_setup(struct cmdline *cl)
+{
+	return ubi_setup(cl->args[0], cl->args[1]);
+}
+
 static int do_judge(struct cmdline *cl)
 {
 	return run_judge(cl->expect, cl->registry, cl->plan, cl->strict_rules,
@@ -144,6 +151,7 @@ static const struct command commands[] = {
 	{ "crash-setup", "DIR", 1, 1, 0, 0, NULL, NULL, do_crash_setup },
 	{ "crash-late", "DIR", 1, 1, 0, 0, NULL, NULL, do_crash_late },
 	{ "fscrypt-unlock", "DIR", 1, 1, 0, 0, NULL, NULL, do_unlock },
+	{ "ubi-setup", "NAME DISK", 2, 2, 0, 0, NULL, NULL, do_ubi_setup },
 	{ "judge",
 	  "--expect FILE --registry FILE --plan FILE [--strict-rules] KERNEL=RAWFILE...",
 	  0, -1,

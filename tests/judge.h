@@ -53,6 +53,8 @@ struct rule {
 
 int rules_read(const char *path);
 /* The first rule matching a cell, or NULL; counts matches for report. */
+/* A shell pattern, or several as "A|B": does any match s? */
+int pattern_match(const char *pattern, const char *s);
 const struct rule *rules_match(const char *kernel, const char *fs,
 			       const char *source, const char *name);
 /*

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The judge's plan: every suite that must have a result. */
-#include <fnmatch.h>
 #include <string.h>
 
 #include "compiler.h"
@@ -73,7 +72,7 @@ int plan_matches(const struct plan *p, int field, const char *pattern)
 	unsigned int i;
 
 	for (i = 0; i < p->n; i++)
-		if (!fnmatch(pattern, field ? p->v[i].fs : p->v[i].kernel, 0))
+		if (pattern_match(pattern, field ? p->v[i].fs : p->v[i].kernel))
 			return 1;
 	return 0;
 }

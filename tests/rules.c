@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tests/expected.txt: where a kernel or filesystem differs from the
- * want.  "KERNEL FS SOURCE CASE EXPECTED [REASON]", shell patterns, the
- * first matching line wins.  EXPECTED is one value or alternatives
+ * want.  "KERNEL FS SOURCE CASE EXPECTED [REASON]", shell patterns (A|B
+ * for several), the first matching line wins.  EXPECTED is one value or alternatives
  * "A|B"; "-" stands for the want, "SKIP" for a case that must not apply.
  * A REASON starting with XFAIL marks a known gap: its EXPECTED names the
  * gap's values, never "-", so that a fixed case cannot still pass as one.
@@ -114,9 +114,25 @@ int rules_read(const char *path)
 	return lines_each(path, line, sizeof(line), add_line, NULL, NULL, 0);
 }
 
-static int match(const char *pattern, const char *s)
+int pattern_match(const char *pattern, const char *s)
 {
-	return fnmatch(pattern, s, 0) == 0;
+	char one[256];
+	const char *bar;
+	size_t n;
+
+	for (;;) {
+		bar = strchr(pattern, '|');
+		if (!bar)
+			return fnmatch(pattern, s, 0) == 0;
+		n = bar - pattern;
+		if (n < sizeof(one)) {
+			memcpy(one, pattern, n);
+			one[n] = '\0';
+			if (fnmatch(one, s, 0) == 0)
+				return 1;
+		}
+		pattern = bar + 1;
+	}
 }
 
 const struct rule *rules_match(const char *kernel, const char *fs,
@@ -128,8 +144,8 @@ const struct rule *rules_match(const char *kernel, const char *fs,
 	for (i = 0; i < nr_rules; i++) {
 		struct rule *r = &rules[i];
 
-		if (!match(r->kernel, kernel) || !match(r->fs, fs) ||
-		    !match(r->source, source) || !match(r->name, name))
+		if (!pattern_match(r->kernel, kernel) || !pattern_match(r->fs, fs) ||
+		    !pattern_match(r->source, source) || !pattern_match(r->name, name))
 			continue;
 		r->matched++;
 		if (!won) {

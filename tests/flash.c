@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ubi-setup: the flash under the ubifs column.  block2mtd turns the
+ * scratch disk (erased flash, written by harness/erased-flash.sh) into an
+ * MTD device, UBI attaches to it, and one dynamic volume takes all of
+ * it; ubifs formats an empty volume on its first mount.  mtd-utils would
+ * do the same, but its tools are not static and these are three calls.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <mtd/ubi-user.h>
+
+#include "suites.h"
+
+#define ERASE_SIZE "128KiB"
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+static long read_long(const char *path)
+{
+	char buf[32] = "";
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? strtol(buf, NULL, 10) : -1;
+}
+
+/* The number of the MTD device block2mtd made of disk, or -1. */
+static int find_mtd(const char *disk)
+{
+	char want[128], path[300], name[128];
+	struct dirent *de;
+	DIR *d = opendir("/sys/class/mtd");
+	int num = -1, fd;
+	ssize_t n;
+
+	if (!d)
+		return -1;
+	snprintf(want, sizeof(want), "block2mtd: %s\n", disk);
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "mtd", 3) || strstr(de->d_name, "ro"))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/mtd/%s/name",
+			 de->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, name, sizeof(name) - 1);
+		close(fd);
+		name[n > 0 ? n : 0] = '\0';
+		if (!strcmp(name, want))
+			num = atoi(de->d_name + 3);
+	}
+	closedir(d);
+	return num;
+}
+
+int ubi_setup(const char *volname, const char *disk)
+{
+	struct ubi_attach_req att = { .ubi_num = UBI_DEV_NUM_AUTO };
+	struct ubi_mkvol_req mk = {
+		.vol_id = UBI_VOL_NUM_AUTO,
+		.alignment = 1,
+		.vol_type = UBI_DYNAMIC_VOLUME,
+	};
+	char arg[128], path[64];
+	long pebs, pebsize;
+	int fd, ret;
+
+	snprintf(arg, sizeof(arg), "%s,%s", disk, ERASE_SIZE);
+	if (write_file("/sys/module/block2mtd/parameters/block2mtd", arg)) {
+		fprintf(stderr, "ubi-setup: block2mtd %s: %s\n", arg,
+			strerror(errno));
+		return 1;
+	}
+	att.mtd_num = find_mtd(disk);
+	if (att.mtd_num < 0) {
+		fprintf(stderr, "ubi-setup: no MTD device for %s\n", disk);
+		return 1;
+	}
+	fd = open("/dev/ubi_ctrl", O_RDONLY);
+	ret = fd < 0 ? -1 : ioctl(fd, UBI_IOCATT, &att);
+	if (ret < 0) {
+		fprintf(stderr, "ubi-setup: attach mtd%d: %s\n", att.mtd_num,
+			strerror(errno));
+		return 1;
+	}
+	close(fd);
+
+	snprintf(path, sizeof(path), "/sys/class/ubi/ubi%d/avail_eraseblocks",
+		 att.ubi_num);
+	pebs = read_long(path);
+	snprintf(path, sizeof(path), "/sys/class/ubi/ubi%d/eraseblock_size",
+		 att.ubi_num);
+	pebsize = read_long(path);
+	if (pebs <= 0 || pebsize <= 0) {
+		fprintf(stderr, "ubi-setup: ubi%d has no room\n", att.ubi_num);
+		return 1;
+	}
+	mk.bytes = (long long)pebs * pebsize;
+	mk.name_len = strlen(volname);
+	if (mk.name_len > UBI_MAX_VOLUME_NAME) {
+		fprintf(stderr, "ubi-setup: volume name too long\n");
+		return 1;
+	}
+	memcpy(mk.name, volname, mk.name_len);
+	snprintf(path, sizeof(path), "/dev/ubi%d", att.ubi_num);
+	fd = open(path, O_RDONLY);
+	ret = fd < 0 ? -1 : ioctl(fd, UBI_IOCMKVOL, &mk);
+	if (ret < 0) {
+		fprintf(stderr, "ubi-setup: make volume %s on %s: %s\n",
+			volname, path, strerror(errno));
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
