@@ -165,11 +165,36 @@ make_btrfs() { # fs img
 make_kernel() { # fs img
 	truncate -s "$(reg get "$1" size)" "$2"
 	# shellcheck disable=SC2046
-	$(reg get "$1" mkfs) "$2" >/dev/null
+	$(reg get "$1" mkfs) "$2" >/dev/null 2>&1 || die "mkfs of the $1 image failed"
 	printf '%s\n' -drive "file=$2,format=raw,if=none,id=$1-image" \
 		-device "virtio-blk-pci,drive=$1-image,serial=$1-image" \
 		>>"$work/kernel.args"
 	echo "$1" >>"$work/kernel.list"
+}
+
+# ntfs3 does not store "" (it stays out of SB_I_EMPTY_SYMLINKS), so the
+# kernel writes "E" and this empties the names of its reparse point: an
+# IO_REPARSE_TAG_SYMLINK whose substitute and print names both have
+# length 0, what another implementation could leave for "".  The bytes
+# are those of ntfs_create_reparse_buffer() for a relative "E": tag,
+# data length 16, substitute name at 2 (2 bytes), print name at 0
+# (2 bytes), flags SYMLINK_FLAG_RELATIVE, then "E" twice in UTF-16.
+make_ntfs3() { # fs img
+	make_kernel "$@"
+	echo "$1 $2" >>"$work/edit.list"
+}
+
+edit_ntfs3() { # fs img
+	pat='\x0c\x00\x00\xa0\x10\x00\x00\x00\x02\x00\x02\x00\x00\x00\x02\x00\x01\x00\x00\x00E\x00E\x00'
+	offs=$(LC_ALL=C grep -obUaP "$pat" "$2" | cut -d: -f1)
+	[ "$(echo "$offs" | grep -c .)" -eq 2 ] ||
+		die "ntfs3: expected the reparse points of /empty and /dir/empty, found: $offs"
+	for o in $offs; do
+		for field in 10 14; do	# SubstituteNameLength, PrintNameLength
+			printf '\000\000' | dd of="$2" bs=1 seek=$((o + field)) \
+				conv=notrunc status=none
+		done
+	done
 }
 
 boot_kernel_images() {
@@ -208,6 +233,12 @@ while read -r name recipe fs; do
 	"make_$(echo "$recipe" | tr - _)" "$fs" "$work/$name.img" </dev/null
 done <"$work/list"
 [ ! -s "$work/kernel.list" ] || boot_kernel_images
+if [ -s "$work/edit.list" ]; then
+	while read -r fs img; do
+		current=$fs
+		"edit_$fs" "$fs" "$img"
+	done <"$work/edit.list"
+fi
 while read -r name recipe fs; do
 	current=$name
 	# The editing tools can fail quietly (debugfs -R exits 0 when its

@@ -10,7 +10,17 @@ dir=$(cd "$2" && pwd)
 status=0
 for p in "$dir"/[0-9][0-9][0-9][0-9]-*.patch; do
 	case "$p" in */0000-cover-letter.patch) continue ;; esac
-	if out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --terse --no-summary "$p"); then
+	# The tree is a release tarball without upstream history, so a
+	# Fixes: tag's commit cannot be looked up here (docs/fixes-tags.md
+	# says how each one was checked).  ntfs3 names its on-disk fields as
+	# Microsoft's documents do (SubstituteNameLength, ...): a patch that
+	# only touches fs/ntfs3 cannot avoid CamelCase.
+	ignore=UNKNOWN_COMMIT_ID
+	if ! grep '^+++ b/' "$p" | grep -qv '^+++ b/fs/ntfs3/'; then
+		ignore=$ignore,CAMELCASE
+	fi
+	if out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --terse --no-summary \
+		--ignore "$ignore" "$p"); then
 		say "checkpatch: $(basename "$p"): clean"
 	else
 		status=1
