@@ -199,7 +199,7 @@ edit_ntfs3() { # fs img
 
 boot_kernel_images() {
 	: "${KERNEL:?KERNEL= the patched bzImage}" "${INITRD:?INITRD=}" "${ACCEL:?ACCEL=}"
-	current="kernel-written ($(echo $(cat "$work/kernel.list")))"
+	current="kernel-written ($(paste -s -d" " "$work/kernel.list"))"
 	fsarg=$(paste -s -d, "$work/kernel.list")
 	say "images: booting $KERNEL to write the images of $fsarg"
 	"$top/harness/qemu-boot.sh" "$KERNEL" "$INITRD" "$work/boot" "$ACCEL" 900 \

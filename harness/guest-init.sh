@@ -288,7 +288,7 @@ plan() {
 # links to be emptied get the body "E", and the host edits them.
 image_tree() { # fs dir
 	long=$(printf 'x%.0s' $(seq 200))
-	body= size=0
+	body='' size=0
 	[ "$(reg get "$1" create)" = ok ] || body=E size=1
 	cd "$2" && printf hello >file && mkdir dir && ln -s file normal &&
 		ln -s missing dangling && ln -s / root && ln -s "$long" long &&
