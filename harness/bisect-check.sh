@@ -15,7 +15,7 @@ set -eu
 src=$1 log=$2 initrd=$3 images=$4 out=$5
 here=$(cd "$(dirname "$0")" && pwd)
 tree=$src/bisect
-fslist=${FS:-$("$here/registry.sh" names)}
+fslist=$(echo "${FS:-$("$here/registry.sh" names)}" | tr "\n" " ")
 "$here/registry.sh" validate || die "harness/filesystems.txt is malformed"
 # shellcheck disable=SC2086
 "$here/registry.sh" known $fslist || die "FS names a filesystem the registry does not have"
