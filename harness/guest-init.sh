@@ -28,6 +28,7 @@ selftest=$(arg selftest)
 # "1": write the tree of the prebuilt images onto each FS-image disk
 # (fs-images/make-images.sh, recipe "kernel") instead of testing.
 mkimage=$(arg mkimage)
+placeholder=$(arg placeholder)
 # "main" (the default), or "recover": the boot after main's crash.
 phase=$(arg phase)
 phase=${phase:-main}
@@ -100,18 +101,31 @@ fstype() {
 	echo "${t:-$1}"
 }
 
-# What mount gets for the scratch filesystem of FS: the registry's
-# device (made by its setup from the scratch disk), the scratch disk, or
-# for a filesystem with no disk (tmpfs) the source argument mount wants.
-scratch_dev() {
-	d=$(reg get "$1" device)
-	if [ -n "$d" ]; then
-		echo "$d"
-	elif [ -n "$(reg get "$1" mkfs)" ]; then
-		disk "$1-scratch"
+# attach FS KIND: what mount gets for FS's disk KIND (image, scratch),
+# kept in /src/FS-KIND: the disk itself, or what the registry's setup
+# makes of it (the command gets the disk and KIND, and prints the mount
+# source: ubifs' UBI volume on an MTD device over the disk).
+attach() { # fs kind
+	s=$(reg get "$1" setup)
+	mkdir -p /src
+	if [ -z "$s" ]; then
+		disk "$1-$2" >"/src/$1-$2"
 	else
-		fstype "$1"
+		# shellcheck disable=SC2086 # the registry's words
+		$s "$(disk "$1-$2")" "$2" >"/src/$1-$2"
 	fi
+}
+
+# The mount source attach found (empty before it ran, or in the dry run).
+src() { # fs kind
+	cat "/src/$1-$2" 2>/dev/null || true
+}
+
+# The mount source of a filesystem without a scratch disk: the registry's
+# device (jffs2's mtdram), or for tmpfs and ramfs the type.
+diskless_dev() {
+	d=$(reg get "$1" device)
+	echo "${d:-$(fstype "$1")}"
 }
 
 mount_fs() { # fs dev dir
@@ -144,18 +158,20 @@ plan_fixture() {
 
 plan_image() {
 	fs=$1 g=${1}_img dir=/img/$1
-	step "$g" mount mount_fs "$fs" "$(disk "$fs-image")" "$dir"
+	step "$g" attach attach "$fs" image
+	step "$g" mount mount_fs "$fs" "$(src "$fs" image)" "$dir"
 	run "$g" manifest /manifest.txt "$(reg word "$fs" image 2)" "$dir" --fs "$fs"
 	run "$g" table "$dir/run" --from "$dir/empty" --fs "$fs"
 	step "$g" umount umount "$dir"
 }
 
 plan_scratch() {
-	fs=$1 g=${1}_scr dir=/mnt/$1 dev=$(scratch_dev "$1")
-	setup=$(reg get "$fs" setup)
-	if [ -n "$setup" ]; then
-		# shellcheck disable=SC2086 # the registry's words
-		step "$g" setup $setup "$(disk "$fs-scratch")"
+	fs=$1 g=${1}_scr dir=/mnt/$1
+	if [ -n "$(reg get "$fs" mkfs)" ]; then
+		step "$g" attach attach "$fs" scratch
+		dev=$(src "$fs" scratch)
+	else
+		dev=$(diskless_dev "$fs")
 	fi
 	step "$g" mount mount_fs "$fs" "$dev" "$dir"
 	if reg has "$fs" table; then
@@ -283,13 +299,13 @@ plan() {
 }
 
 # The tree of fs-images/make-images.sh, written by this kernel: the
-# images of filesystems whose userspace cannot put a link on disk.  Where
-# the filesystem does not store "" (its registry "create" is not ok), the
-# links to be emptied get the body "E", and the host edits them.
+# images of filesystems whose userspace cannot put a link on disk.  For
+# the filesystems of emptylink.placeholder= the links to be emptied get
+# the body "E", and the host edits them.
 image_tree() { # fs dir
 	long=$(printf 'x%.0s' $(seq 200))
 	body='' size=0
-	[ "$(reg get "$1" create)" = ok ] || body=E size=1
+	case ",$placeholder," in *",$1,"*) body=E size=1 ;; esac
 	cd "$2" && printf hello >file && mkdir dir && ln -s file normal &&
 		ln -s missing dangling && ln -s / root && ln -s "$long" long &&
 		ln -s "$body" empty && ln -s "$body" dir/empty &&
@@ -302,7 +318,8 @@ if [ "$mkimage" = 1 ]; then
 	echo "1..0" >&3
 	for fs in $fslist; do
 		d=/img/$fs
-		if ! { mount_fs "$fs" "$(disk "$fs-image")" "$d" &&
+		if ! { attach "$fs" image &&
+			mount_fs "$fs" "$(src "$fs" image)" "$d" &&
 			image_tree "$fs" "$d" && umount "$d"; } >/step.out 2>&1; then
 			echo "EMPTYLINK-ERROR: image of $fs: $(head -c 200 /step.out)"
 		fi

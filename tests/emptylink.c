@@ -37,9 +37,10 @@
  *                                  fsync()ed) and DIR/unsynced/e (never
  *                                  synced), both recorded in DIR.made
  *   emptylink fscrypt-unlock DIR   add the test key again after a remount
- *   emptylink ubi-setup NAME DISK  make DISK an MTD device (block2mtd),
+ *   emptylink ubi-setup DISK NAME  make DISK an MTD device (block2mtd),
  *                                  attach UBI, make volume NAME on it
- *        (these five print no KTAP)
+ *                                  if it has none; print ubiN:NAME
+ *        (these five print no KTAP, ubi-setup only that line)
  *
  *   emptylink judge --expect FILE --registry FILE --plan FILE
  *                   [--strict-rules] KERNEL=RAWFILE...
@@ -151,7 +152,7 @@ static const struct command commands[] = {
 	{ "crash-setup", "DIR", 1, 1, 0, 0, NULL, NULL, do_crash_setup },
 	{ "crash-late", "DIR", 1, 1, 0, 0, NULL, NULL, do_crash_late },
 	{ "fscrypt-unlock", "DIR", 1, 1, 0, 0, NULL, NULL, do_unlock },
-	{ "ubi-setup", "NAME DISK", 2, 2, 0, 0, NULL, NULL, do_ubi_setup },
+	{ "ubi-setup", "DISK NAME", 2, 2, 0, 0, NULL, NULL, do_ubi_setup },
 	{ "judge",
 	  "--expect FILE --registry FILE --plan FILE [--strict-rules] KERNEL=RAWFILE...",
 	  0, -1,

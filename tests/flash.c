@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ubi-setup: the flash under the ubifs column.  block2mtd turns the
- * scratch disk (erased flash, written by harness/erased-flash.sh) into an
- * MTD device, UBI attaches to it, and one dynamic volume takes all of
- * it; ubifs formats an empty volume on its first mount.  mtd-utils would
+ * ubi-setup DISK NAME: the flash under the ubifs column.  block2mtd
+ * turns the disk (erased flash, written by harness/erased-flash.sh, or
+ * an image made that way) into an MTD device, UBI attaches to it, and on
+ * a fresh disk one dynamic volume NAME takes all of it; ubifs formats an
+ * empty volume on its first mount.  Prints the mount source, ubiN:NAME.  mtd-utils would
  * do the same, but its tools are not static and these are three calls.
  */
 #include <dirent.h>
@@ -75,7 +76,7 @@ static int find_mtd(const char *disk)
 	return num;
 }
 
-int ubi_setup(const char *volname, const char *disk)
+int ubi_setup(const char *disk, const char *volname)
 {
 	struct ubi_attach_req att = { .ubi_num = UBI_DEV_NUM_AUTO };
 	struct ubi_mkvol_req mk = {
@@ -107,6 +108,11 @@ int ubi_setup(const char *volname, const char *disk)
 	}
 	close(fd);
 
+	/* An image made earlier has its volume already. */
+	snprintf(path, sizeof(path), "/sys/class/ubi/ubi%d/volumes_count",
+		 att.ubi_num);
+	if (read_long(path) > 0)
+		goto out;
 	snprintf(path, sizeof(path), "/sys/class/ubi/ubi%d/avail_eraseblocks",
 		 att.ubi_num);
 	pebs = read_long(path);
@@ -133,5 +139,8 @@ int ubi_setup(const char *volname, const char *disk)
 		return 1;
 	}
 	close(fd);
+out:
+	/* The mount source, for the guest's attach(). */
+	printf("ubi%d:%s\n", att.ubi_num, volname);
 	return 0;
 }
