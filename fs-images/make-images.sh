@@ -167,10 +167,24 @@ make_kernel() { # fs img
 	truncate -s "$(reg get "$1" size)" "$2"
 	# shellcheck disable=SC2046
 	$(reg get "$1" mkfs) "$2" >/dev/null 2>&1 || die "mkfs of the $1 image failed"
+	kernel_disk "$@"
+}
+
+# Attach img as FS-image to the boot that writes the trees.
+kernel_disk() { # fs img
 	printf '%s\n' -drive "file=$2,format=raw,if=none,id=$1-image" \
 		-device "virtio-blk-pci,drive=$1-image,serial=$1-image" \
 		>>"$work/kernel.args"
 	echo "$1" >>"$work/kernel.list"
+}
+
+# jffs2 has no mkfs (its scratch is mtdram, erased RAM of 16 MiB): its
+# image starts as 16 MiB of erased flash, an MTD device in the guest
+# through block2mtd, which jffs2 mounts empty.
+make_jffs2() { # fs img
+	truncate -s 16M "$2"
+	"$top/harness/erased-flash.sh" "$2"
+	kernel_disk "$@"
 }
 
 # ntfs3 does not store "" (it stays out of SB_I_EMPTY_SYMLINKS), so the

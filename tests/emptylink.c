@@ -37,10 +37,12 @@
  *                                  fsync()ed) and DIR/unsynced/e (never
  *                                  synced), both recorded in DIR.made
  *   emptylink fscrypt-unlock DIR   add the test key again after a remount
+ *   emptylink mtd-setup DISK KIND  make DISK an MTD device (block2mtd);
+ *                                  print mtdN
  *   emptylink ubi-setup DISK NAME  make DISK an MTD device (block2mtd),
  *                                  attach UBI, make volume NAME on it
  *                                  if it has none; print ubiN:NAME
- *        (these five print no KTAP, ubi-setup only that line)
+ *        (these print no KTAP, the two -setup ones only that line)
  *
  *   emptylink judge --expect FILE --registry FILE --plan FILE
  *                   [--strict-rules] KERNEL=RAWFILE...
@@ -117,6 +119,11 @@ static int do_unlock(struct cmdline *cl)
 	return fscrypt_unlock(cl->args[0]) < 0 ? 1 : 0;
 }
 
+static int do_mtd_setup(struct cmdline *cl)
+{
+	return mtd_setup(cl->args[0]);
+}
+
 static int do_ubi_setup(struct cmdline *cl)
 {
 	return ubi_setup(cl->args[0], cl->args[1]);
@@ -152,6 +159,7 @@ static const struct command commands[] = {
 	{ "crash-setup", "DIR", 1, 1, 0, 0, NULL, NULL, do_crash_setup },
 	{ "crash-late", "DIR", 1, 1, 0, 0, NULL, NULL, do_crash_late },
 	{ "fscrypt-unlock", "DIR", 1, 1, 0, 0, NULL, NULL, do_unlock },
+	{ "mtd-setup", "DISK KIND", 2, 2, 0, 0, NULL, NULL, do_mtd_setup },
 	{ "ubi-setup", "DISK NAME", 2, 2, 0, 0, NULL, NULL, do_ubi_setup },
 	{ "judge",
 	  "--expect FILE --registry FILE --plan FILE [--strict-rules] KERNEL=RAWFILE...",

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * mtd-setup DISK: block2mtd makes DISK an MTD device; prints its mount
+ * source, mtdN (jffs2's image: erased flash or an image made on it).
+ *
  * ubi-setup DISK NAME: the flash under the ubifs column.  block2mtd
  * turns the disk (erased flash, written by harness/erased-flash.sh, or
  * an image made that way) into an MTD device, UBI attaches to it, and on
@@ -76,6 +79,33 @@ static int find_mtd(const char *disk)
 	return num;
 }
 
+/* block2mtd over disk: the new MTD device's number, or -1. */
+static int block2mtd(const char *disk)
+{
+	char arg[128];
+	int num;
+
+	snprintf(arg, sizeof(arg), "%s,%s", disk, ERASE_SIZE);
+	if (write_file("/sys/module/block2mtd/parameters/block2mtd", arg)) {
+		fprintf(stderr, "block2mtd %s: %s\n", arg, strerror(errno));
+		return -1;
+	}
+	num = find_mtd(disk);
+	if (num < 0)
+		fprintf(stderr, "no MTD device for %s\n", disk);
+	return num;
+}
+
+int mtd_setup(const char *disk)
+{
+	int num = block2mtd(disk);
+
+	if (num < 0)
+		return 1;
+	printf("mtd%d\n", num);
+	return 0;
+}
+
 int ubi_setup(const char *disk, const char *volname)
 {
 	struct ubi_attach_req att = { .ubi_num = UBI_DEV_NUM_AUTO };
@@ -84,21 +114,13 @@ int ubi_setup(const char *disk, const char *volname)
 		.alignment = 1,
 		.vol_type = UBI_DYNAMIC_VOLUME,
 	};
-	char arg[128], path[64];
+	char path[64];
 	long pebs, pebsize;
 	int fd, ret;
 
-	snprintf(arg, sizeof(arg), "%s,%s", disk, ERASE_SIZE);
-	if (write_file("/sys/module/block2mtd/parameters/block2mtd", arg)) {
-		fprintf(stderr, "ubi-setup: block2mtd %s: %s\n", arg,
-			strerror(errno));
+	att.mtd_num = block2mtd(disk);
+	if (att.mtd_num < 0)
 		return 1;
-	}
-	att.mtd_num = find_mtd(disk);
-	if (att.mtd_num < 0) {
-		fprintf(stderr, "ubi-setup: no MTD device for %s\n", disk);
-		return 1;
-	}
 	fd = open("/dev/ubi_ctrl", O_RDONLY);
 	ret = fd < 0 ? -1 : ioctl(fd, UBI_IOCATT, &att);
 	if (ret < 0) {

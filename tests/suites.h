@@ -69,6 +69,8 @@ int run_links(struct suite *s, const char *root, char **paths, int n);
  */
 int run_observed(struct suite *s, char **args, int n);
 
+/* Make disk an MTD device; print its mount source (flash.c). */
+int mtd_setup(const char *disk);
 /* Make disk an MTD device with one UBI volume, volname (flash.c). */
 int ubi_setup(const char *disk, const char *volname);
 
