@@ -27,6 +27,7 @@ stamp=@1000000000
 work=$(mktemp -d)
 current=
 placeholder=
+corrupt=
 # Each make_* step runs under set -e (not in an || list, where the shell
 # would ignore it), so the first failing tool stops the script; say which
 # image it was making.
@@ -200,6 +201,21 @@ make_ntfs3() { # fs img
 	placeholder=$placeholder,$1
 }
 
+# reiserfs does not store "" (it has not opted in: creating and then
+# renaming and removing such links made its leaves fail is_leaf() in a
+# test, docs/filesystems.md), so its image is written, in the guest as
+# for recipe "kernel", by a kernel with reiserfs opted in, given as
+# REISERFS_KERNEL, in a boot of its own; the links are only made, never
+# read there.  make images ONLY=reiserfs REISERFS_KERNEL=...
+make_reiserfs() { # fs img
+	: "${REISERFS_KERNEL:?REISERFS_KERNEL= a bzImage whose reiserfs takes empty targets}"
+	[ ! -s "$work/kernel.list" ] ||
+		die "make the reiserfs image on its own: make images ONLY=reiserfs REISERFS_KERNEL=..."
+	KERNEL=$REISERFS_KERNEL
+	corrupt=$corrupt,$1
+	make_kernel "$@"
+}
+
 # ubifs does not store "" either (it has not opted in, docs/
 # filesystems.md), and mkfs.ubifs refuses an empty link, but its on-disk
 # form is what it is: the image is written, in the guest as for recipe
@@ -234,7 +250,7 @@ boot_kernel_images() {
 	fsarg=$(paste -s -d, "$work/kernel.list")
 	say "images: booting $KERNEL to write the images of $fsarg"
 	"$top/harness/qemu-boot.sh" "$KERNEL" "$INITRD" "$work/boot" "$ACCEL" 900 \
-		"emptylink.kernel=patched emptylink.fs=$fsarg emptylink.mkimage=1 emptylink.placeholder=${placeholder#,}" \
+		"emptylink.kernel=patched emptylink.fs=$fsarg emptylink.mkimage=1 emptylink.placeholder=${placeholder#,} emptylink.corrupt=${corrupt#,}" \
 		"$work/kernel.args" || die "the guest did not finish: $(cat "$work/boot/verdict")"
 	! grep -a 'EMPTYLINK-ERROR' "$work/boot/console.log" ||
 		die "the guest could not write every image"

@@ -29,6 +29,7 @@ selftest=$(arg selftest)
 # (fs-images/make-images.sh, recipe "kernel") instead of testing.
 mkimage=$(arg mkimage)
 placeholder=$(arg placeholder)
+corrupt=$(arg corrupt)
 # "main" (the default), or "recover": the boot after main's crash.
 phase=$(arg phase)
 phase=${phase:-main}
@@ -156,12 +157,16 @@ plan_fixture() {
 	run "$g" table /fixtures/run --from /fixtures/empty --fs "$fs"
 }
 
+# The image against the manifest, then (suite "image", not "manifest")
+# the table on its empty link.
 plan_image() {
 	fs=$1 g=${1}_img dir=/img/$1
 	step "$g" attach attach "$fs" image
 	step "$g" mount mount_fs "$fs" "$(src "$fs" image)" "$dir"
 	run "$g" manifest /manifest.txt "$(reg word "$fs" image 2)" "$dir" --fs "$fs"
-	run "$g" table "$dir/run" --from "$dir/empty" --fs "$fs"
+	if reg has "$fs" image; then
+		run "$g" table "$dir/run" --from "$dir/empty" --fs "$fs"
+	fi
 	step "$g" umount umount "$dir"
 }
 
@@ -243,7 +248,9 @@ plan_snapshot() {
 plan_main() {
 	fs=$1
 	if reg has "$fs" fixture; then plan_fixture "$fs"; fi
-	if reg has "$fs" image; then plan_image "$fs"; fi
+	if reg has "$fs" image || reg has "$fs" manifest; then
+		plan_image "$fs"
+	fi
 	case " $(reg disks "$fs") " in
 	*" scratch "*) plan_scratch "$fs" ;;
 	*)	if reg has "$fs" table; then plan_scratch "$fs"; fi ;;
@@ -308,8 +315,11 @@ image_tree() { # fs dir
 	case ",$placeholder," in *",$1,"*) body=E size=1 ;; esac
 	cd "$2" && printf hello >file && mkdir dir && ln -s file normal &&
 		ln -s missing dangling && ln -s / root && ln -s "$long" long &&
-		ln -s "$body" empty && ln -s "$body" dir/empty &&
-		[ "$(stat -c %F:%s empty dir/empty | sort -u)" = "symbolic link:$size" ] &&
+		ln -s "$body" empty && ln -s "$body" dir/empty || return 1
+	# A filesystem whose "" may come out corrupt (emptylink.corrupt=) is
+	# not asked to read it back before it is unmounted.
+	case ",$corrupt," in *",$1,"*) cd / && return 0 ;; esac
+	[ "$(stat -c %F:%s empty dir/empty | sort -u)" = "symbolic link:$size" ] &&
 		cd /
 }
 

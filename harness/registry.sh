@@ -76,6 +76,7 @@ validate() {
 				}
 				# What each suite needs of the entry.
 				need(f, "image", "image")
+				need(f, "manifest", "image")
 				need(f, "bad", "bad")
 				need(f, "fscrypt", "mkfs")
 				need(f, "remount", "mkfs|device")
