@@ -80,7 +80,7 @@ static int find_mtd(const char *disk)
 }
 
 /* block2mtd over disk: the new MTD device's number, or -1. */
-static int block2mtd(const char *disk)
+static int make_mtd(const char *disk)
 {
 	char arg[128];
 	int num;
@@ -98,7 +98,7 @@ static int block2mtd(const char *disk)
 
 int mtd_setup(const char *disk)
 {
-	int num = block2mtd(disk);
+	int num = make_mtd(disk);
 
 	if (num < 0)
 		return 1;
@@ -118,7 +118,7 @@ int ubi_setup(const char *disk, const char *volname)
 	long pebs, pebsize;
 	int fd, ret;
 
-	att.mtd_num = block2mtd(disk);
+	att.mtd_num = make_mtd(disk);
 	if (att.mtd_num < 0)
 		return 1;
 	fd = open("/dev/ubi_ctrl", O_RDONLY);
