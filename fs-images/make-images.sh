@@ -201,6 +201,15 @@ make_ntfs3() { # fs img
 	placeholder=$placeholder,$1
 }
 
+# An image written by a kernel of its own (VAR, a bzImage whose FS stores
+# empty targets), so in a boot of its own: make images ONLY=FS VAR=...
+own_boot() { # fs kernel var
+	[ -n "$2" ] || die "$1: give $3= a bzImage whose $1 stores empty targets"
+	[ ! -s "$work/kernel.list" ] ||
+		die "make the $1 image on its own: make images ONLY=$1 $3=..."
+	KERNEL=$2
+}
+
 # reiserfs does not store "" (it has not opted in: creating and then
 # renaming and removing such links made its leaves fail is_leaf() in a
 # test, docs/filesystems.md), so its image is written, in the guest as
@@ -208,10 +217,7 @@ make_ntfs3() { # fs img
 # REISERFS_KERNEL, in a boot of its own; the links are only made, never
 # read there.  make images ONLY=reiserfs REISERFS_KERNEL=...
 make_reiserfs() { # fs img
-	: "${REISERFS_KERNEL:?REISERFS_KERNEL= a bzImage whose reiserfs takes empty targets}"
-	[ ! -s "$work/kernel.list" ] ||
-		die "make the reiserfs image on its own: make images ONLY=reiserfs REISERFS_KERNEL=..."
-	KERNEL=$REISERFS_KERNEL
+	own_boot "$1" "${REISERFS_KERNEL:-}" REISERFS_KERNEL
 	corrupt=$corrupt,$1
 	make_kernel "$@"
 }
@@ -224,10 +230,7 @@ make_reiserfs() { # fs img
 # SB_I_EMPTY_SYMLINKS in ubifs_fill_super()), given as UBIFS_KERNEL, in
 # a boot of its own: make images ONLY=ubifs UBIFS_KERNEL=...
 make_ubifs() { # fs img
-	: "${UBIFS_KERNEL:?UBIFS_KERNEL= a bzImage whose ubifs stores empty targets}"
-	[ ! -s "$work/kernel.list" ] ||
-		die "make the ubifs image on its own: make images ONLY=ubifs UBIFS_KERNEL=..."
-	KERNEL=$UBIFS_KERNEL
+	own_boot "$1" "${UBIFS_KERNEL:-}" UBIFS_KERNEL
 	make_kernel "$@"
 }
 
