@@ -6,6 +6,9 @@
 # btrfs-lookup.sh isempty IMAGE PATH: true when PATH is a symlink there
 #   with an inode item of its own whose size is 0 (a repair that deleted
 #   it, moved it to lost+found or gave it a body makes this false).
+# No bound of its own: harness/disks.sh runs the isempty test under
+# timeout(1), which kills its whole process group, btrfs too
+# (PROBE_TIMEOUT).
 set -eu
 
 # The DIR_INDEX entry NAME of directory DIR: "INO TYPE".

@@ -10,6 +10,10 @@
 #   guest wrote to with the registry's checkers, stock and patched, and
 #   print what they said as raw KTAP (TESTBIN observed), one suite per
 #   filesystem; harness/report.sh judges it with the guest's results.
+# Every mkfs, checker and repair runs under timeout(1) for TOOL_TIMEOUT
+# seconds, every probe and isempty test for PROBE_TIMEOUT (harness/lib.sh):
+# a mkfs that times out ends the run, a checker, repair or test that
+# times out makes its cell "timeout" and the checks go on.
 set -eu
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,8 +45,13 @@ prepare() {
 			*)
 				rm -f "$f"
 				truncate -s "$(reg get "$fs" size)" "$f"
+				rc=0
 				# shellcheck disable=SC2046
-				$(reg get "$fs" mkfs) "$f" >"$out/mkfs-$fs.log" 2>&1 ||
+				bounded "$TOOL_TIMEOUT" $(reg get "$fs" mkfs) "$f" \
+					</dev/null >"$out/mkfs-$fs.log" 2>&1 || rc=$?
+				[ "$rc" -ne 124 ] ||
+					die "mkfs of the $fs $kind disk timed out after ${TOOL_TIMEOUT}s (TOOL_TIMEOUT): $(reg get "$fs" mkfs) $f (its output: $out/mkfs-$fs.log)"
+				[ "$rc" -eq 0 ] ||
 					die "mkfs of the $fs $kind disk failed: $(cat "$out/mkfs-$fs.log")" ;;
 			esac
 			slot=$((n / 8 + 8)) fn=$((n % 8))
@@ -56,11 +65,20 @@ prepare() {
 	done
 }
 
+# Note in LOG that a command timed out; the cell says "timeout".
+timed_out() { # log secs command...
+	log=$1 secs=$2
+	shift 2
+	echo "timeout: not done after ${secs}s, killed: $*" >>"$log"
+	echo timeout
+}
+
 # One word for what the checkers of FS say of FILE: clean, a word from
 # the registry's codes, exit:N, unreadable (the registry's probe cannot
-# read the disk, so an exit code means nothing), missing:FILE or
-# missing:TOOL; the tools' output goes to LOG.  Never fails: a verdict
-# that cannot be had is a word the judge fails.
+# read the disk, so an exit code means nothing), timeout (the probe or
+# a checker did not finish), missing:FILE or missing:TOOL; the tools'
+# output goes to LOG.  Never fails: a verdict that cannot be had is a
+# word the judge fails.
 verdict() { # fs variant file log
 	fs=$1 variant=$2 file=$3 log=$4
 	: >"$log"
@@ -69,7 +87,14 @@ verdict() { # fs variant file log
 		return
 	fi
 	# Through sh -c: the registry's commands may quote their arguments.
-	if ! sh -c "$(reg get "$fs" probe) \"\$1\"" sh "$file" >>"$log" 2>&1 </dev/null; then
+	probe=$(reg get "$fs" probe)
+	rc=0
+	bounded "$PROBE_TIMEOUT" sh -c "$probe \"\$1\"" sh "$file" \
+		>>"$log" 2>&1 </dev/null || rc=$?
+	if [ "$rc" -eq 124 ]; then
+		timed_out "$log" "$PROBE_TIMEOUT" "$probe" "$file"
+		return
+	elif [ "$rc" -ne 0 ]; then
 		echo unreadable
 		return
 	fi
@@ -82,8 +107,14 @@ verdict() { # fs variant file log
 		fi
 		rc=0
 		# shellcheck disable=SC2086
-		"$tool" $args "$file" </dev/null >>"$log" 2>&1 || rc=$?
+		bounded "$TOOL_TIMEOUT" "$tool" $args "$file" </dev/null >>"$log" 2>&1 ||
+			rc=$?
 		[ "$rc" -eq 0 ] && continue
+		if [ "$rc" -eq 124 ]; then
+			# shellcheck disable=SC2086
+			timed_out "$log" "$TOOL_TIMEOUT" "$tool" $args "$file"
+			return
+		fi
 		for c in $(reg get "$fs" codes); do
 			if [ "${c%%=*}" = "$rc" ]; then
 				echo "${c#*=}"
@@ -98,13 +129,20 @@ EOF
 	echo clean
 }
 
+# The registry's isempty TEST: is PATH an empty symlink in IMG?  124
+# when it did not finish.
+isempty() { # test img path
+	bounded "$PROBE_TIMEOUT" env img="$2" path="$3" sh -c "$1" \
+		</dev/null >/dev/null 2>&1
+}
+
 # Repair a copy of the image, then ask the registry's isempty test for
 # each empty link the manifest lists on the image: "kept" when all are
 # still there, "deleted" when none is, else partial:deleted=PATH,...
 # The same test on the copy before the repair is the control: a link it
 # cannot see there makes the answer control-failed:PATH.  A repair whose
 # exit code is not one of the registry's "repaired" codes answers
-# repair-failed:RC.
+# repair-failed:RC; a repair or test that does not finish, timeout.
 repair() { # fs variant file log
 	fs=$1 variant=$2 file=$3 log=$4
 	set=$(reg word "$fs" image 2)
@@ -114,17 +152,27 @@ repair() { # fs variant file log
 	[ -n "$links" ] || { echo "no-empty-links-in-manifest"; return; }
 	cp --sparse=always "$file" "$copy" 2>"$log" || { echo "missing:$file"; return; }
 	for p in $links; do
-		if ! img=$copy path=$p sh -c "$test" >/dev/null 2>&1; then
-			rm -f "$copy"
+		rc=0
+		isempty "$test" "$copy" "$p" || rc=$?
+		[ "$rc" -eq 0 ] && continue
+		rm -f "$copy"
+		if [ "$rc" -eq 124 ]; then
+			timed_out "$log" "$PROBE_TIMEOUT" "isempty (before the repair): $p"
+		else
 			echo "control-failed:$p"
-			return
 		fi
+		return
 	done
 	# shellcheck disable=SC2046
 	set -- $(reg get "$fs" repair)
 	[ "$variant" = patched ] && { t=$PROGS/bin/$1; shift; set -- "$t" "$@"; }
 	rc=0
-	"$@" "$copy" </dev/null >"$log" 2>&1 || rc=$?
+	bounded "$TOOL_TIMEOUT" "$@" "$copy" </dev/null >"$log" 2>&1 || rc=$?
+	if [ "$rc" -eq 124 ]; then
+		rm -f "$copy"
+		timed_out "$log" "$TOOL_TIMEOUT" "$@" "$copy"
+		return
+	fi
 	case " $(reg get "$fs" repaired) " in
 	*" $rc "*) ;;
 	*)	rm -f "$copy"
@@ -133,11 +181,16 @@ repair() { # fs variant file log
 	esac
 	kept='' gone=''
 	for p in $links; do
-		if img=$copy path=$p sh -c "$test" >/dev/null 2>&1; then
-			kept="$kept,$p"
-		else
-			gone="$gone,$p"
-		fi
+		rc=0
+		isempty "$test" "$copy" "$p" || rc=$?
+		case "$rc" in
+		0) kept="$kept,$p" ;;
+		124)
+			rm -f "$copy"
+			timed_out "$log" "$PROBE_TIMEOUT" "isempty (after the repair): $p"
+			return ;;
+		*) gone="$gone,$p" ;;
+		esac
 	done
 	rm -f "$copy"
 	if [ -z "$gone" ]; then

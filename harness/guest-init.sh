@@ -33,6 +33,12 @@ corrupt=$(arg corrupt)
 # "main" (the default), or "recover": the boot after main's crash.
 phase=$(arg phase)
 phase=${phase:-main}
+# Bounds in seconds on each suite (run) and each set-up step (step): one
+# that hangs loses its own cells, reported as such, not the whole boot.
+# A suite takes seconds even under TCG; the boot's own bound
+# (BOOT_TIMEOUT, 900 s, harness/boot-kernel.sh) leaves room for a hang
+# and the rest of the run.
+SUITE_TIMEOUT=300 STEP_TIMEOUT=120
 echo "EMPTYLINK-BOOTED $(uname -r) kernel=$kernel fs=$fslist phase=$phase"
 
 case "$selftest" in
@@ -56,9 +62,85 @@ dry=1 count=0 failflag=
 [ "$selftest" = fail ] && failflag=--selftest-fail
 mkdir -p /broken
 
+# guard SECS CMD ARGS...: CMD (a shell function too) in the background;
+# if it is not done in SECS seconds, it is killed with every process
+# under it, and guard returns 124; else CMD's exit status.  Not busybox's
+# timeout: that cannot run a shell function (attach, mount_fs) and
+# signals only the process it starts, not the hung mount under it.  A
+# process stuck in the kernel (D state) survives even SIGKILL: then guard
+# waits on, and only the boot's own bound (harness/qemu-boot.sh) ends the
+# run, as a "timeout" of the whole boot.
+guard() {
+	guard_secs=$1
+	shift
+	rm -f /guard.fired
+	"$@" &
+	guard_job=$!
+	guard_watch "$guard_secs" "$guard_job" &
+	guard_dog=$!
+	guard_rc=0
+	wait "$guard_job" || guard_rc=$?
+	kill "$guard_dog" 2>/dev/null
+	wait "$guard_dog" 2>/dev/null
+	if [ -f /guard.fired ]; then
+		rm -f /guard.fired
+		return 124
+	fi
+	return "$guard_rc"
+}
+
+# guard's watchdog, in the background: gone once PID is, else after SECS
+# it says so (/guard.fired) and kills PID's tree.
+guard_watch() { # secs pid
+	n=0
+	while [ "$n" -lt "$1" ]; do
+		sleep 1
+		kill -0 "$2" 2>/dev/null || exit 0
+		n=$((n + 1))
+	done
+	: >/guard.fired
+	kill_tree "$2"
+}
+
+# PID and every process under it: stopped first, so that it starts no
+# more, then killed from the leaves up.
+kill_tree() { # pid
+	kill -STOP "$1" 2>/dev/null
+	for c in $(ps -o pid,ppid | awk -v p="$1" '$2 == p { print $1 }'); do
+		kill_tree "$c"
+	done
+	kill -KILL "$1" 2>/dev/null
+}
+
+# FS.SOURCE, the name of the suite "emptylink SUBCOMMAND ARGS..." prints:
+# --fs and --source from ARGS, else the subcommand's default source
+# (tests/emptylink.c: table's is scratch, or image with --from;
+# manifest's is manifest; the others need --source).
+suite_name() { # subcommand args...
+	cmd=$1 fs='?' src='' from='' prev=''
+	for a in "$@"; do
+		case "$prev" in
+		--fs) fs=$a ;;
+		--source) src=$a ;;
+		--from) from=1 ;;
+		esac
+		prev=$a
+	done
+	if [ -z "$src" ]; then
+		case "$cmd" in
+		table) src=scratch; [ -z "$from" ] || src=image ;;
+		*) src=$cmd ;;
+		esac
+	fi
+	echo "$fs.$src"
+}
+
 # run GROUP SUBCOMMAND ARGS...: one KTAP suite.  A group is what one
 # failed set-up step spoils (an image, a scratch disk): after that, its
-# suites report every case as broken:STEP instead of running.
+# suites report every case as broken:STEP instead of running.  A suite
+# that does not end in SUITE_TIMEOUT seconds is killed, and its result
+# line says so ("not ok N FS.SOURCE # timeout after Ns"): the host's
+# judge closes its subtest, cut short, with that problem.
 run() {
 	g=$1
 	shift
@@ -71,19 +153,31 @@ run() {
 	if [ "$1" = table ] && [ -n "$failflag" ]; then
 		f=$failflag failflag=
 	fi
-	/emptylink "$@" --index "$count" ${b:+--broken "$b"} $f </dev/null >&3
+	guard "$SUITE_TIMEOUT" /emptylink "$@" --index "$count" \
+		${b:+--broken "$b"} $f </dev/null >&3
+	[ $? -eq 124 ] || return 0
+	sname=$(suite_name "$@")
+	echo "emptylink: suite $count $sname timed out after ${SUITE_TIMEOUT}s: killed"
+	echo "not ok $count $sname # timeout after ${SUITE_TIMEOUT}s" >&3
 }
 
-# step GROUP NAME CMD ARGS...: a set-up step of GROUP.
+# step GROUP NAME CMD ARGS...: a set-up step of GROUP.  One that does
+# not end in STEP_TIMEOUT seconds is killed and fails, its comment line
+# saying "failed: timeout after Ns"; /broken/GROUP holds NAME all the
+# same (harness/report.sh looks for broken:NAME).
 step() {
 	g=$1 name=$2
 	shift 2
 	[ "$dry" = 1 ] && return 0
 	[ -f "/broken/$g" ] && return 0
-	if ! "$@" </dev/null >/step.out 2>&1; then
-		echo "# $g: step $name failed: $(head -c 200 /step.out | tr '\n' ' ')" >&3
-		echo "$name" >"/broken/$g"
-	fi
+	guard "$STEP_TIMEOUT" "$@" </dev/null >/step.out 2>&1
+	case $? in
+	0) return 0 ;;
+	124) why="timeout after ${STEP_TIMEOUT}s: " ;;
+	*) why= ;;
+	esac
+	echo "# $g: step $name failed: $why$(head -c 200 /step.out | tr '\n' ' ')" >&3
+	echo "$name" >"/broken/$g"
 }
 
 # The device QEMU was given with serial=NAME (harness/disks.sh).
@@ -204,16 +298,16 @@ plan_scratch() {
 }
 
 # The image of inodes that are corrupt on purpose: the kernel must still
-# refuse them.  Kernel reports of corruption are allowed between two
-# markers in the kernel log, and with "expect" they must come
-# (harness/report.sh).
+# refuse them.  Between two markers naming the filesystem, its own
+# reports of corruption are allowed (never a WARNING, BUG or the like),
+# and with "expect" one must come (harness/dmesg-check.sh).
 plan_bad() {
 	fs=$1 g=${1}_bad dir=/img/$1-bad mode=$(reg word "$1" bad 3)
 	step "$g" mount mount_fs "$fs" "$(disk "$fs-bad")" "$dir"
-	step "$g" mark kmsg "emptylink: $mode corruption: begin"
+	step "$g" mark kmsg "emptylink: $mode corruption of $fs: begin"
 	run "$g" manifest /manifest.txt "$(reg word "$fs" bad 2)" "$dir" \
 		--fs "$fs" --source bad-image
-	step "$g" mark kmsg "emptylink: $mode corruption: end"
+	step "$g" mark kmsg "emptylink: $mode corruption of $fs: end"
 	step "$g" umount umount "$dir"
 }
 

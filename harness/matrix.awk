@@ -3,7 +3,9 @@
 #   - the matrix to stdout: a row per source and case, a column per
 #     filesystem and kernel, each cell the observed outcome, marked "!"
 #     where it is unexpected and "~" where it is a known gap (XFAIL);
-#     "skip" where the case does not apply (SKIP, with its reason);
+#     "skip" where the case does not apply (SKIP, with its reason); the
+#     observed value marked "^" where the case never ran, as expected
+#     (SKIP precondition: a set-up step failed);
 #   - a JUnit XML file to the path in the variable junit.
 # Exit status 1 if any case or suite was unexpected.  It only renders:
 # every verdict was made by the judge.
@@ -55,7 +57,11 @@ function add(list, item) {
 		state[key] = "fail"
 	else if (/ # XFAIL/)
 		state[key] = "xfail"
-	else if (/ # SKIP/) {
+	else if (/ # SKIP precondition: /) {
+		state[key] = "pre"
+		why[key] = $0
+		sub(/.* # SKIP ?/, "", why[key])
+	} else if (/ # SKIP/) {
 		state[key] = "skip"
 		why[key] = $0
 		sub(/.* # SKIP ?/, "", why[key])
@@ -74,7 +80,7 @@ END {
 			printf " %-" w[i, j] "s", h
 		}
 	printf "\n"
-	bad = 0; npass = 0; nxfail = 0; nskip = 0
+	bad = 0; npass = 0; nxfail = 0; nskip = 0; npre = 0
 	for (r = 1; r <= nr; r++) {
 		split(order["row", r], rk, SUBSEP)
 		printf "%-46s", rk[1] " " rk[2]
@@ -86,6 +92,8 @@ END {
 					cell = "."
 				else if (st == "skip")
 					cell = "skip"
+				else if (st == "pre")
+					cell = obs[key] "^"
 				else
 					cell = obs[key] (st == "pass" ? "" : (st == "xfail" ? "~" : "!"))
 				if (st == "fail" || ((key in obs) && st == "")) {
@@ -94,6 +102,8 @@ END {
 						order["fs", i], order["kernel", j], rk[1], rk[2], obs[key], exp_[key])
 				} else if (st == "xfail") {
 					nxfail++
+				} else if (st == "pre") {
+					npre++
 				} else if (st == "skip") {
 					nskip++
 				} else if (st == "pass") {
@@ -104,19 +114,19 @@ END {
 		}
 		printf "\n"
 	}
-	printf "\n(. not run here, ! unexpected, ~ known gap, skip: does not apply; see tests/expected.txt)\n"
+	printf "\n(. not run here, ! unexpected, ~ known gap, ^ never ran: its set-up failed as expected,\n skip: does not apply; see tests/expected.txt)\n"
 	if (diffs != "")
 		printf "\nUnexpected results:\n%s", diffs
 	if (bad_suites != "")
 		printf "\nSuites that failed as a whole:\n%s", bad_suites
 	bad += nbad_suites
-	if (npass + nxfail + nskip + bad == 0) {
+	if (npass + nxfail + nskip + npre + bad == 0) {
 		printf "\nNo case ran at all.\n"
 		bad = 1
 	}
-	printf "\n%d cases as expected, %d known gaps, %d skipped (does not apply), %d unexpected\n",
-		npass, nxfail, nskip, bad
-	printf "matrix: %d passed, %d failed, %d skipped\n", npass, bad, nxfail + nskip
+	printf "\n%d cases as expected, %d known gaps, %d never ran (precondition), %d skipped (does not apply), %d unexpected\n",
+		npass, nxfail, npre, nskip, bad
+	printf "matrix: %d passed, %d failed, %d skipped\n", npass, bad, nxfail + npre + nskip
 
 	printf "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"emptylink\">\n" > junit
 	for (j = 1; j <= nk; j++) for (i = 1; i <= nf; i++) {
@@ -132,7 +142,7 @@ END {
 				printf "<failure message=\"observed %s, expected %s\"/>", xml(obs[key]), xml(exp_[key]) > junit
 			else if (state[key] == "xfail")
 				printf "<skipped message=\"known gap: observed %s\"/>", xml(obs[key]) > junit
-			else if (state[key] == "skip")
+			else if (state[key] == "skip" || state[key] == "pre")
 				printf "<skipped message=\"%s\"/>", xml(why[key]) > junit
 			printf "</testcase>\n" > junit
 		}

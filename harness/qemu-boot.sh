@@ -14,7 +14,7 @@
 #   accel        the accelerator that ran
 # Exits 0 when the guest completed its run, 1 otherwise.  Kernel
 # complaints (BUG, WARNING, ...) are judged from dmesg.log by
-# harness/report.sh, with the one pattern in harness/trouble.pattern.
+# harness/report.sh through harness/dmesg-check.sh.
 set -eu
 . "$(dirname "$0")/lib.sh"
 

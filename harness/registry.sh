@@ -12,10 +12,10 @@
 #   word FS KEY N         the Nth word of the value of FS's KEY line
 #   has FS SUITE          true when FS runs SUITE
 #   disks FS              the disks FS needs: image bad scratch crash
-#   sources FS BOOT       the KTAP sources FS reports in BOOT (main,
-#                         recover, host)
-#   plan KERNEL FS...     "KERNEL FS SOURCE" for every result a run of
-#                         KERNEL on FS... must have
+#   sources FS BOOT       "SOURCE KIND": the KTAP sources FS reports in
+#                         BOOT (main, recover, host), and what each is
+#   plan KERNEL FS...     "KERNEL FS SOURCE KIND" for every result a run
+#                         of KERNEL on FS... must have
 #   config FS...          the kernel config lines FS... need
 #   packages FS...        the PACKAGE:FILE lines FS... need
 #   progs FS...           the patched userspace packages FS... use
@@ -47,12 +47,20 @@ validate() {
 			# Keys that may stand on several lines of one entry.
 			split("package config check trouble", k, " ")
 			for (i in k) multi[k[i]] = 1
+			# What a source reports (tests/caselist.c, kinds[]).
+			split("table persist crash cleanup manifest links observed", k, " ")
+			for (i in k) kind[k[i]] = 1
 		}
 		/^[ \t]*#/ || NF == 0 { next }
 		$1 == "suite" {
 			if (NF < 4)
-				bad(FNR, "a suite line is: suite NAME BOOT SOURCE...")
+				bad(FNR, "a suite line is: suite NAME BOOT SOURCE:KIND...")
+			for (i = 4; i <= NF; i++)
+				if ($i !~ /^[a-z0-9-]+:[a-z]+$/ || !(substr($i, index($i, ":") + 1) in kind))
+					bad(FNR, "not SOURCE:KIND with a known KIND: " $i)
 			suite[$2] = 1
+			for (i = 4; i <= NF; i++)
+				srcs[$2] = srcs[$2] " " substr($i, 1, index($i, ":") - 1)
 			next
 		}
 		NF < 3 { bad(FNR, "not NAME KEY VALUE..."); next }
@@ -61,7 +69,19 @@ validate() {
 			bad(FNR, $2 " given twice for " $1)
 		}
 		{ has[$1, $2] = FNR; if (!($1 in line)) { line[$1] = FNR; names[++nn] = $1 } }
-		$2 == "suites" { for (i = 3; i <= NF; i++) runs[$1, $i] = FNR; list[$1] = $0 }
+		$2 == "suites" {
+			for (i = 3; i <= NF; i++) {
+				runs[$1, $i] = FNR
+				# One suite per source: the judge plans each once.
+				n = split(srcs[$i], w, " ")
+				for (j = 1; j <= n; j++) {
+					if (($1, w[j]) in from)
+						bad(FNR, "suites " from[$1, w[j]] " and " $i " of " $1 " both report source " w[j])
+					from[$1, w[j]] = $i
+				}
+			}
+			list[$1] = $0
+		}
 		END {
 			for (s in runs) {
 				split(s, p, SUBSEP)
@@ -89,8 +109,18 @@ validate() {
 					need(f, "fsck", "repair repaired isempty")
 				if ((f, "mkfs") in has && !((f, "size") in has))
 					bad(has[f, "mkfs"], f " has mkfs but no size")
+				# Only the image and scratch disks go through setup
+				# (guest-init.sh attach); the bad, snapshot, send and
+				# crash plans mount the raw disk.
+				if ((f, "setup") in has)
+					raw_disk(f)
 			}
 			exit err
+		}
+		function raw_disk(f,   w, j) {
+			for (j = split("bad snapshot send crash", w, " "); j > 0; j--)
+				if ((f, w[j]) in runs)
+					bad(runs[f, w[j]], "suite " w[j] " of " f " mounts its disk without the setup it needs")
 		}
 		# WHAT: keys or suites, all needed; A|B: either will do.
 		function need(f, s, what,   w, i, n, a, j, m, ok) {
@@ -166,7 +196,7 @@ sources() { # fs boot
 	for s in $(get "$1" suites); do
 		lines | awk -v s="$s" -v b="$2" '$1 == "suite" && $2 == s {
 			found = 1
-			if ($3 == b) for (i = 4; i <= NF; i++) print $i
+			if ($3 == b) for (i = 4; i <= NF; i++) { sub(/:/, " ", $i); print $i }
 		}
 		END { if (!found) { print "error: unknown suite " s > "/dev/stderr"; exit 1 } }'
 	done
@@ -177,8 +207,8 @@ plan() {
 	shift
 	for fs in "$@"; do
 		for boot in main recover host; do
-			for src in $(sources "$fs" "$boot"); do
-				echo "$k $fs $src"
+			sources "$fs" "$boot" | while read -r src kind; do
+				echo "$k $fs $src $kind"
 			done
 		done
 	done

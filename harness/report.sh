@@ -83,10 +83,16 @@ cat "$res/judge.err"
 
 # The tree's parser must read every KTAP document; its verdict on the
 # tests is not asked (the judge made it), only whether it could read.
+# It runs under timeout(1), for TOOL_TIMEOUT seconds (harness/lib.sh).
 for f in "$res/judged.ktap" "$@"; do
 	f=${f#*=}
-	python3 "$kunit" parse "$f" >"$f.kunit" 2>&1 || true
-	if grep -q 'ERROR' "$f.kunit" || ! grep -q 'Testing complete' "$f.kunit"; then
+	rc=0
+	bounded "$TOOL_TIMEOUT" python3 "$kunit" parse "$f" </dev/null \
+		>"$f.kunit" 2>&1 || rc=$?
+	if [ "$rc" -eq 124 ]; then
+		status=1
+		say "kunit.py parse timed out on $f (killed after ${TOOL_TIMEOUT}s; its output: $f.kunit)"
+	elif grep -q 'ERROR' "$f.kunit" || ! grep -q 'Testing complete' "$f.kunit"; then
 		status=1
 		say "kunit.py parse cannot read $f (its output: $f.kunit):"
 		grep -E 'ERROR|Error|Traceback' "$f.kunit" | head -n 5 | sed 's/^/    /'

@@ -73,3 +73,73 @@ int case_group_known(const char *name)
 			return 1;
 	return 0;
 }
+
+static const struct suite_kind kinds[] = {
+	{ "table", SUITE_TABLE, -1, 0, 1 },
+	{ "persist", SUITE_PERSIST, -1, 0, 1 },
+	/* After a crash, the synced links are read back as after a remount. */
+	{ "crash", SUITE_CRASH, SUITE_PERSIST, 0, 1 },
+	{ "cleanup", SUITE_CLEANUP, -1, 0, 1 },
+	{ "manifest", SUITE_MANIFEST, -1, 1, 1 },
+	{ "links", SUITE_LINKS, -1, 1, 1 },
+	/* The host's fsck verdicts: no suite_id of cases ("suite" unused). */
+	{ "observed", SUITE_SELFTEST, -1, 0, 0 },
+};
+
+const struct suite_kind *kind_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (!strcmp(kinds[i].name, name))
+			return &kinds[i];
+	return NULL;
+}
+
+const struct tcase **kind_cases(const struct suite_kind *k, unsigned int *n)
+{
+	const struct tcase **v, **w = NULL, **all = NULL;
+	unsigned int nv, nw = 0;
+
+	v = cases_of(k->suite, &nv);
+	if (!v || k->also < 0) {
+		*n = nv;
+		return v;
+	}
+	w = cases_of(k->also, &nw);
+	if (w)
+		all = calloc(nw + nv + 1, sizeof(*all));
+	if (all) {
+		memcpy(all, w, nw * sizeof(*w));
+		memcpy(all + nw, v, nv * sizeof(*v));
+		*n = nw + nv;
+	}
+	free(w);
+	free(v);
+	return all;
+}
+
+int kind_has(const struct suite_kind *k, const struct tcase *t)
+{
+	if (!k->declared || k->per_entry)
+		return 0;
+	return t->suite == k->suite || (int)t->suite == k->also ||
+	       (k->suite == SUITE_TABLE && t->suite == SUITE_SELFTEST);
+}
+
+const struct tcase *kind_entry_case(const struct suite_kind *k,
+				    const char *name)
+{
+	const char *colon = strrchr(name, ':');
+	const struct tcase *t;
+	const char *dot;
+
+	if (!k->per_entry || !colon || colon == name)
+		return NULL;
+	for (t = __start_emptylink_cases; t < __stop_emptylink_cases; t++) {
+		dot = strchr(t->name, '.');
+		if (t->suite == k->suite && dot && !strcmp(dot + 1, colon + 1))
+			return t;
+	}
+	return NULL;
+}

@@ -56,6 +56,11 @@ struct tcase {
 
 /* Table: the case needs an empty link named "e" in its directory. */
 #define NEEDS_EMPTY 0x1
+/*
+ * Manifest, links: the case is reported for every entry, whatever its
+ * type, so the judge can require it of each PATH a suite names.
+ */
+#define EVERY_ENTRY 0x80
 
 /*
  * aligned(): the compiler must not pad a case to a larger alignment of
@@ -94,6 +99,39 @@ const struct tcase **cases_of(enum suite_id suite, unsigned int *n);
  */
 const struct tcase *case_find(const char *name);
 int case_group_known(const char *name);
+
+/*
+ * What a suite of the plan reports, the KIND of a registry "suite" line's
+ * SOURCE:KIND: the cases of one suite_id, each exactly once; per entry,
+ * "PATH:name" for a name of that suite's cases; or, for "observed", the
+ * host's own verdicts, which declare no cases here.
+ */
+struct suite_kind {
+	const char *name;	/* table, persist, crash, ... */
+	enum suite_id suite;
+	int also;		/* a second suite_id it reports whole, or -1 */
+	int per_entry;		/* "PATH:name" cases */
+	int declared;		/* 0: names and wants come with the results */
+};
+
+const struct suite_kind *kind_find(const char *name);
+/*
+ * The cases a suite of kind must report, in the order it reports them
+ * (the also's first: crash.c reads the synced links before the crash's
+ * own), as cases_of() does; NULL when out of memory.
+ */
+const struct tcase **kind_cases(const struct suite_kind *k, unsigned int *n);
+/*
+ * Does a suite of kind report case t?  Its suite_id's and its also's
+ * cases must all be there; the self-test's case may ride on a table.
+ */
+int kind_has(const struct suite_kind *k, const struct tcase *t);
+/*
+ * For a per-entry kind: the case NAME of "PATH:NAME" if it is one of
+ * its cases, else NULL.
+ */
+const struct tcase *kind_entry_case(const struct suite_kind *k,
+				    const char *name);
 
 /* "PATH:name" for a per-entry case: name is the part after the dot. */
 void case_entry_name(char *buf, size_t size, const char *path,

@@ -44,6 +44,12 @@
  *                                  if it has none; print ubiN:NAME
  *        (these print no KTAP, the two -setup ones only that line)
  *
+ *   emptylink cases KIND
+ *        host: "NAME WANT" for every case a suite of KIND (table,
+ *        persist, crash, cleanup, manifest, links) declares, in the
+ *        order a suite reports them (per-entry kinds: their cases,
+ *        reported per entry as "PATH:name"; WANT "-": the entry's)
+ *
  *   emptylink judge --expect FILE --registry FILE --plan FILE
  *                   [--strict-rules] KERNEL=RAWFILE...
  *        host: judge raw KTAP against the wants, the registry and the
@@ -54,6 +60,7 @@
  * error.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 #include "compiler.h"
@@ -129,6 +136,26 @@ static int do_ubi_setup(struct cmdline *cl)
 	return ubi_setup(cl->args[0], cl->args[1]);
 }
 
+static int do_cases(struct cmdline *cl)
+{
+	const struct suite_kind *k = kind_find(cl->args[0]);
+	const struct tcase **v;
+	unsigned int n, i;
+
+	if (!k || !k->declared) {
+		fprintf(stderr, "emptylink cases: no cases of kind '%s'\n",
+			cl->args[0]);
+		return 2;
+	}
+	v = kind_cases(k, &n);
+	if (!v)
+		return 2;
+	for (i = 0; i < n; i++)
+		printf("%s %s\n", v[i]->name, v[i]->want ? v[i]->want : "-");
+	free(v);
+	return 0;
+}
+
 static int do_judge(struct cmdline *cl)
 {
 	return run_judge(cl->expect, cl->registry, cl->plan, cl->strict_rules,
@@ -161,6 +188,7 @@ static const struct command commands[] = {
 	{ "fscrypt-unlock", "DIR", 1, 1, 0, 0, NULL, NULL, do_unlock },
 	{ "mtd-setup", "DISK KIND", 2, 2, 0, 0, NULL, NULL, do_mtd_setup },
 	{ "ubi-setup", "DISK NAME", 2, 2, 0, 0, NULL, NULL, do_ubi_setup },
+	{ "cases", "KIND", 1, 1, 0, 0, NULL, NULL, do_cases },
 	{ "judge",
 	  "--expect FILE --registry FILE --plan FILE [--strict-rules] KERNEL=RAWFILE...",
 	  0, -1,

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "cases.h"
+
 /* emptylink judge; returns the exit status (0, 1 or 2). */
 int run_judge(const char *expect, const char *registry, const char *plan,
 	      int strict, char **args, int nargs);
@@ -19,9 +21,13 @@ int run_judge(const char *expect, const char *registry, const char *plan,
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
 
-/* plan.c: "KERNEL FS SOURCE" lines, the suites that must have a result. */
+/*
+ * plan.c: "KERNEL FS SOURCE KIND" lines, the suites that must have a
+ * result, and what each must report (struct suite_kind, cases.h).
+ */
 struct planned {
 	char kernel[32], fs[32], source[32];
+	const struct suite_kind *kind;
 };
 
 struct plan {
@@ -33,11 +39,24 @@ int plan_read(struct plan *p, const char *path);
 /* Does pattern match a planned kernel (field 0) or filesystem (1)? */
 int plan_matches(const struct plan *p, int field, const char *pattern);
 
-/* registry.c: "NAME create VALUE" from harness/filesystems.txt. */
+/*
+ * registry.c: "NAME create VALUE [REASON]" from harness/filesystems.txt,
+ * what symlink("") gives on that filesystem.
+ */
 int registry_read(const char *path);
-/* The want of case name on fs: the registry's, else want. */
-const char *registry_want(const char *fs, const char *name,
-			  const char *want);
+/*
+ * The want of case name (t: its declaration, or NULL) on fs in source,
+ * where the registry decides it: the create line's VALUE for the
+ * creating cases; where VALUE refuses creation, "setup:VALUE" for every
+ * case that needs a link symlink("") made on that filesystem, which
+ * then never ran.  *reason is the create line's REASON.  NULL where the
+ * registry has no say: then want and the rules of expected.txt decide.
+ * *decided is set when no rule may override the want (a case that never
+ * ran cannot observe anything else).
+ */
+const char *registry_want(const char *fs, const char *source,
+			  const struct tcase *t, const char *name,
+			  const char **reason, int *decided);
 
 /* rules.c: tests/expected.txt. */
 struct rule {

@@ -13,7 +13,7 @@
 
 #include "suites.h"
 
-CASE(LINKS, links, readlink, "\"\"", 0)
+CASE(LINKS, links, readlink, "\"\"", EVERY_ENTRY)
 {
 	char buf[64];
 

@@ -31,7 +31,7 @@
 #define WANT_BODY	0x20
 #define WANT_FOLLOW	0x40
 
-CASE(MANIFEST, manifest, lstat, NULL, FOR_ANY | WANT_TYPE_SIZE)
+CASE(MANIFEST, manifest, lstat, NULL, FOR_ANY | WANT_TYPE_SIZE | EVERY_ENTRY)
 {
 	obs_lstat(c->path, out);
 }
@@ -68,7 +68,7 @@ CASE(MANIFEST, manifest, readlink, NULL, FOR_LNK | WANT_BODY)
 	obs_link(out, readlink(c->path, buf, sizeof(buf)), buf);
 }
 
-CASE(MANIFEST, manifest, follow, NULL, FOR_ANY | WANT_FOLLOW)
+CASE(MANIFEST, manifest, follow, NULL, FOR_ANY | WANT_FOLLOW | EVERY_ENTRY)
 {
 	obs_stat_type(c->path, out);
 }

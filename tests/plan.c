@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The judge's plan: every suite that must have a result. */
+/* The judge's plan: every suite that must have a result, and its kind. */
 #include <string.h>
 
 #include "compiler.h"
@@ -13,7 +13,7 @@ static const char *column(const char **p, char *buf)
 	case -1:
 		return "a field is longer than 31 bytes";
 	case 0:
-		return "expected KERNEL FS SOURCE";
+		return "expected KERNEL FS SOURCE KIND";
 	}
 	return NULL;
 }
@@ -21,16 +21,23 @@ static const char *column(const char **p, char *buf)
 static const char *parse(const char *line, struct planned *x)
 {
 	const char *p = line, *bad;
-	char extra[2];
+	char kind[32], extra[2];
 
 	bad = column(&p, x->kernel);
 	if (!bad)
 		bad = column(&p, x->fs);
 	if (!bad)
 		bad = column(&p, x->source);
+	if (!bad)
+		bad = column(&p, kind);
 	if (!bad && field_next(&p, extra, sizeof(extra)))
-		bad = "expected KERNEL FS SOURCE, and nothing more";
-	return bad;
+		bad = "expected KERNEL FS SOURCE KIND, and nothing more";
+	if (bad)
+		return bad;
+	x->kind = kind_find(kind);
+	if (!x->kind)
+		return "unknown KIND (table, persist, crash, cleanup, manifest, links or observed)";
+	return NULL;
 }
 
 static int same(const struct planned *a, const struct planned *b)

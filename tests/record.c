@@ -126,7 +126,7 @@ static int parse_line(struct record *r, const char *line, unsigned int *seen)
 	    strlen(value) >= sizeof(r->link[id]))
 		return -1;
 	*seen |= 1u << id;
-	snprintf(r->link[id], sizeof(r->link[id]), "%s", value);
+	memcpy(r->link[id], value, strlen(value) + 1);	/* fits: checked */
 	return 0;
 }
 

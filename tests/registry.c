@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The judge reads one key of the registry of filesystems (harness/
- * filesystems.txt, "NAME KEY VALUE..." lines): "create", what
- * symlink("") gives on that filesystem.  It is the want of the creating
- * cases there on every kernel; tests/expected.txt still overrides it.
+ * filesystems.txt, "NAME KEY VALUE..." lines): "create VALUE [REASON]",
+ * what symlink("") gives on that filesystem.  It is the one place that
+ * says a filesystem has not opted in: VALUE is then the error, and the
+ * cases that needed such a link never ran.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler.h"
@@ -12,7 +14,8 @@
 #include "judge.h"
 
 struct fs_create {
-	char fs[32], want[64];
+	char fs[32], want[64], reason[256];
+	char setup[72];		/* "setup:" want, for the cases that never ran */
 };
 
 static struct fs_create *creates;
@@ -25,10 +28,11 @@ static const char *const create_cases[] = {
 
 static const char *parse(const char *line, struct fs_create *x, int *is)
 {
-	char key[16], extra[2];
+	char key[16];
 	const char *p = line;
 	int name_rc;
 
+	memset(x, 0, sizeof(*x));
 	name_rc = field_next(&p, x->fs, sizeof(x->fs));
 	*is = field_next(&p, key, sizeof(key)) == 1 && !strcmp(key, "create");
 	if (!*is)
@@ -39,10 +43,13 @@ static const char *parse(const char *line, struct fs_create *x, int *is)
 	case -1:
 		return "VALUE is longer than 63 bytes";
 	case 0:
-		return "expected NAME create VALUE";
+		return "expected NAME create VALUE [REASON]";
 	}
-	if (field_next(&p, extra, sizeof(extra)))
-		return "expected one VALUE after create";
+	if (field_rest(p, x->reason, sizeof(x->reason)) < 0)
+		return "REASON is longer than 255 bytes";
+	if (strcmp(x->want, "ok") && !x->reason[0])
+		return "a create VALUE other than ok needs its REASON";
+	snprintf(x->setup, sizeof(x->setup), "setup:%s", x->want);
 	return NULL;
 }
 
@@ -73,16 +80,52 @@ int registry_read(const char *path)
 	return lines_each(path, line, sizeof(line), add_line, NULL, NULL, 0);
 }
 
-const char *registry_want(const char *fs, const char *name, const char *want)
+static const struct fs_create *create_of(const char *fs)
 {
-	unsigned int i, j;
+	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(create_cases); i++) {
-		if (strcmp(name, create_cases[i]))
-			continue;
-		for (j = 0; j < nr_creates; j++)
-			if (!strcmp(fs, creates[j].fs))
-				return creates[j].want;
+	for (i = 0; i < nr_creates; i++)
+		if (!strcmp(fs, creates[i].fs))
+			return &creates[i];
+	return NULL;
+}
+
+/*
+ * Does t need a link that symlink("") made on the filesystem itself?
+ * The table's links on a scratch disk, and every link that persist and
+ * crash set up; the image's table hard-links the image's own link.
+ */
+static int needs_created_link(const struct tcase *t, const char *source)
+{
+	switch (t->suite) {
+	case SUITE_TABLE:
+		return (t->needs & NEEDS_EMPTY) && !strcmp(source, "scratch");
+	case SUITE_PERSIST:
+	case SUITE_CRASH:
+	case SUITE_CLEANUP:
+		return 1;
+	default:
+		return 0;
 	}
-	return want;
+}
+
+const char *registry_want(const char *fs, const char *source,
+			  const struct tcase *t, const char *name,
+			  const char **reason, int *decided)
+{
+	const struct fs_create *x = create_of(fs);
+	unsigned int i;
+
+	*decided = 0;
+	if (!x)
+		return NULL;
+	*reason = x->reason;
+	for (i = 0; i < ARRAY_SIZE(create_cases); i++)
+		if (!strcmp(name, create_cases[i]))
+			return x->want;
+	if (strcmp(x->want, "ok") && t && needs_created_link(t, source)) {
+		*decided = 1;
+		return x->setup;
+	}
+	return NULL;
 }
