@@ -14,9 +14,15 @@ RESULTS := results/$(shell date +%Y%m%d-%H%M%S)
 BZIMAGE = $(SRC)/$(1)/arch/x86/boot/bzImage
 TEST_SRCS := $(wildcard tests/*.c tests/*.h)
 export EMPTYLINK_T0 := $(shell date +%s)
+# The stage clock: a recipe line that starts with $(STAGE) NAME records
+# NAME's wall time and status in one file per make invocation; the end
+# of make run and of make check prints the table (harness/stage.sh).
+export EMPTYLINK_STAGES := $(CURDIR)/$(B)/stages/$(EMPTYLINK_T0).txt
+STAGE := harness/stage.sh
+KEEP ?= 5
 
 .PHONY: run check deps trees kernels images selftest judge-test lint \
-	checkpatch bisect-check rejudge series clean
+	checkpatch bisect-check rejudge series clean clean-results
 .DEFAULT_GOAL := run
 
 IMAGES := $(patsubst fs-images/%.img.zst,$(B)/images/%.img,$(wildcard fs-images/*.img.zst))
@@ -25,34 +31,41 @@ IMAGES := $(patsubst fs-images/%.img.zst,$(B)/images/%.img,$(wildcard fs-images/
 # per Debian source package the registry names (harness/progs.sh).
 PROGS := $(patsubst %,$(B)/progs/%.built,$(shell $(REG) progs $(ALL_FS)))
 
+# Its stages (boots, fsck, judging) and the table: harness/run-matrix.sh.
+# Of the disks it keeps only those of failed cells (KEEP_DISKS=1: all).
 run: deps kernels $(B)/initramfs.cpio $(B)/accel $(IMAGES) $(PROGS)
 	ACCEL=$$(cat $(B)/accel) harness/run-matrix.sh $(RESULTS) $(B)/initramfs.cpio \
 		$(B)/images $(B)/emptylink "$(FS)" $(KERNEL)
 
 # What needs no kernel comes first, so that a red run is red in minutes.
 check: judge-test lint checkpatch run selftest bisect-check
+	@$(STAGE) --table $(RESULTS)
 
 deps:
-	@harness/deps.sh
+	@$(STAGE) packages harness/deps.sh
 
 # The trees live in $(SRC); the series is re-applied when patches/ changes.
 trees: $(SRC)/patched.stamp
 $(SRC)/patched.stamp: $(wildcard patches/[0-9]*.patch) harness/kernel-tree.sh | deps
-	harness/kernel-tree.sh $(SRC)
+	$(STAGE) series harness/kernel-tree.sh $(SRC)
 	touch $@
 
 # Kbuild tracks its own dependencies, so both kernels are always "made".
 kernels: trees
-	harness/kernel-build.sh $(SRC)/vanilla $(B)/logs/kernel-vanilla.log
-	harness/kernel-build.sh $(SRC)/patched $(B)/logs/kernel-patched.log
+	$(STAGE) kernel/vanilla harness/kernel-build.sh $(SRC)/vanilla \
+		$(B)/logs/kernel-vanilla.log
+	$(STAGE) kernel/patched harness/kernel-build.sh $(SRC)/patched \
+		$(B)/logs/kernel-patched.log
 
 # The test program: the guest's observer and the host's judge.
 $(B)/emptylink: $(TEST_SRCS) | deps
 	@mkdir -p $(@D)
-	gcc -static -O2 -Wall -Wextra -Wno-unused-parameter -Werror -o $@ $(filter %.c,$^)
+	$(STAGE) testbin gcc -static -O2 -Wall -Wextra -Wno-unused-parameter -Werror \
+		-o $@ $(filter %.c,$^)
 
 $(B)/initramfs.cpio: $(B)/emptylink harness/filesystems.txt harness/registry.sh fs-images/manifest.txt $(PROGS) harness/guest-init.sh harness/initramfs.sh harness/cpio-empty-links.sh | kernels
-	harness/initramfs.sh $(SRC)/vanilla/usr/gen_init_cpio $(B)/emptylink $(B)/progs/bin $@
+	$(STAGE) initramfs harness/initramfs.sh $(SRC)/vanilla/usr/gen_init_cpio \
+		$(B)/emptylink $(B)/progs/bin $@
 
 # The prebuilt images, decompressed; each boot works on its own copy.
 $(B)/images/%.img: fs-images/%.img.zst
@@ -68,7 +81,7 @@ images: $(B)/btrfs-empty-link $(B)/initramfs.cpio $(B)/accel | deps
 
 .SECONDEXPANSION:
 $(B)/progs/%.built: $$(wildcard patches/$$*/*.patch) harness/progs.sh | deps
-	harness/progs.sh $* $(B)/progs
+	$(STAGE) progs/$* harness/progs.sh $* $(B)/progs
 	touch $@
 
 $(B)/btrfs-empty-link: fs-images/btrfs-empty-link.c | deps
@@ -76,27 +89,27 @@ $(B)/btrfs-empty-link: fs-images/btrfs-empty-link.c | deps
 	gcc -O2 -Wall -Wextra -Werror -o $@ $<
 
 $(B)/accel: | kernels
-	harness/accel.sh $(call BZIMAGE,vanilla) >$@
+	$(STAGE) accel harness/accel.sh $(call BZIMAGE,vanilla) >$@
 
 selftest: kernels $(B)/initramfs.cpio $(B)/accel $(IMAGES)
-	ACCEL=$$(cat $(B)/accel) harness/selftest.sh $(call BZIMAGE,patched) \
-		$(B)/initramfs.cpio $(B)/emptylink $(RESULTS)-selftest
+	$(STAGE) selftest ACCEL=$$(cat $(B)/accel) harness/selftest.sh \
+		$(call BZIMAGE,patched) $(B)/initramfs.cpio $(B)/emptylink $(RESULTS)-selftest
 
 # The judge's and dmesg-check's own fixtures: no kernel, no boot.
 judge-test: $(B)/emptylink
-	harness/judge-test.sh $(B)/emptylink
+	$(STAGE) judge-test harness/judge-test.sh $(B)/emptylink
 
 # shellcheck on every script; kernel style on the test program.
 lint: trees
-	harness/lint.sh $(SRC)/vanilla
+	$(STAGE) lint harness/lint.sh $(SRC)/vanilla
 
 checkpatch: trees
-	harness/checkpatch.sh $(SRC)/vanilla patches
+	$(STAGE) checkpatch harness/checkpatch.sh $(SRC)/vanilla patches
 
 # Every prefix of the series must build and boot (bisectability).
 bisect-check: trees $(B)/initramfs.cpio $(B)/accel $(IMAGES)
-	ACCEL=$$(cat $(B)/accel) harness/bisect-check.sh $(SRC) $(B)/logs/bisect.log \
-		$(B)/initramfs.cpio $(B)/images $(RESULTS)-bisect
+	$(STAGE) bisect-check ACCEL=$$(cat $(B)/accel) harness/bisect-check.sh $(SRC) \
+		$(B)/logs/bisect.log $(B)/initramfs.cpio $(B)/images $(RESULTS)-bisect
 
 # Judge an archived run again, with today's tests/expected.txt: no boot.
 rejudge: $(B)/emptylink trees
@@ -105,6 +118,10 @@ rejudge: $(B)/emptylink trees
 # After changing commits in $(SRC)/patched: write them back to patches/.
 series:
 	harness/export-series.sh $(SRC)/patched
+
+# Delete all runs but the newest KEEP (default 5) and results/latest's.
+clean-results:
+	@harness/clean-results.sh runs results $(KEEP)
 
 clean:
 	rm -rf $(B) results

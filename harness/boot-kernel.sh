@@ -5,7 +5,9 @@
 # a deliberate crash and the recovery boot mounts the crashed disks, so
 # their journal or log is replayed).  The main boot's results land in
 # OUT, the recovery boot's in OUT/recover (harness/qemu-boot.sh).
-# Exits 1 when a boot did not complete; the verdicts say why.
+# Exits 1 when a boot did not complete; the verdicts say why.  Each step
+# is a stage of the stage clock (harness/lib.sh): boot/NAME/disks and
+# boot/NAME/PHASE.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -15,14 +17,15 @@ here=$(dirname "$0")
 limit=${BOOT_TIMEOUT:-900}
 fsarg=$(echo "$*" | tr ' ' ,)
 
-"$here/disks.sh" prepare "$out" "$images" "$@"
+stage "boot/$name/disks" "$here/disks.sh" prepare "$out" "$images" "$@"
 echo "$*" >"$out/filesystems"
 status=0
 for phase in $phases; do
 	d=$out
 	[ "$phase" = main ] || d=$out/$phase
 	say "booting $name, $phase ($accel, filesystems: $*, limit ${limit}s)"
-	"$here/qemu-boot.sh" "$kernel" "$initrd" "$d" "$accel" "$limit" \
+	stage "boot/$name/$phase" "$here/qemu-boot.sh" "$kernel" "$initrd" "$d" \
+		"$accel" "$limit" \
 		"emptylink.kernel=$name emptylink.fs=$fsarg emptylink.phase=$phase" \
 		"$out/qemu.args" || status=1
 done

@@ -12,6 +12,8 @@
 #   - the matrix (RESULTS/matrix.txt, RESULTS/junit.xml).
 # EXPECTED names another expectations file, STRICT_RULES=1 fails on
 # unused rules in any run (both for the harness's self-tests).
+# Reads no disk image: a run whose disks were deleted after judging
+# (clean-results.sh disks) is judged again the same.
 # Exits 1 if a boot did not complete, dmesg shows an unexpected problem,
 # a result is unexpected or missing, a rule of tests/expected.txt is
 # unused in a full run, or a KTAP file cannot be parsed.
