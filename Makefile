@@ -95,8 +95,14 @@ selftest: kernels $(B)/initramfs.cpio $(B)/accel $(IMAGES)
 	$(STAGE) selftest ACCEL=$$(cat $(B)/accel) harness/selftest.sh \
 		$(call BZIMAGE,patched) $(B)/initramfs.cpio $(B)/emptylink $(RESULTS)-selftest
 
+# Unoptimised, gcc warns of other things: the test program builds both ways.
+$(B)/emptylink-O0: $(TEST_SRCS) | deps
+	@mkdir -p $(@D)
+	$(STAGE) testbin-O0 gcc -static -O0 -Wall -Wextra -Wno-unused-parameter \
+		-Werror -o $@ $(filter %.c,$^)
+
 # The judge's and dmesg-check's own fixtures: no kernel, no boot.
-judge-test: $(B)/emptylink
+judge-test: $(B)/emptylink $(B)/emptylink-O0
 	$(STAGE) judge-test harness/judge-test.sh $(B)/emptylink
 
 # shellcheck on every script; kernel style on the test program.
