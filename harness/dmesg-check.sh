@@ -75,7 +75,13 @@ names=$("$top/harness/registry.sh" names) || cannot "harness/registry.sh names f
 [ -n "$names" ] || cannot "the registry lists no filesystems"
 mkdir "$tmp/fs"
 for fs in $names; do
-	"$top/harness/registry.sh" get "$fs" trouble | awk NF >"$tmp/fs/$fs"
+	: >"$tmp/fs/$fs"
+done
+"$top/harness/registry.sh" each trouble >"$tmp/each" ||
+	cannot "harness/registry.sh each trouble failed"
+# One read of the registry, not one per filesystem: a file of each's lines.
+awk -v d="$tmp/fs" '{ f = $1; sub(/^[^ ]+ /, ""); if (NF) print > (d "/" f) }' "$tmp/each"
+for fs in $names; do
 	compiles "$tmp/fs/$fs" "harness/filesystems.txt: the trouble lines of $fs"
 done
 printf '%s\n' "$severe" >"$tmp/severe"

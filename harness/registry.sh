@@ -9,6 +9,7 @@
 #   names                 every filesystem, in registry order
 #   known FS...           fails, naming it, on a filesystem not in the registry
 #   get FS KEY            the value of each KEY line of FS, one per line
+#   each KEY              "FS VALUE" for each KEY line of every filesystem
 #   word FS KEY N         the Nth word of the value of FS's KEY line
 #   has FS SUITE          true when FS runs SUITE
 #   disks FS              the disks FS needs: image bad scratch crash
@@ -148,6 +149,11 @@ get() { # fs key
 		sub(/^[^ \t]+[ \t]+[^ \t]+[ \t]*/, ""); print }'
 }
 
+each() { # key
+	lines | awk -v k="$1" '$1 != "suite" && $2 == k {
+		n = $1; sub(/^[^ \t]+[ \t]+[^ \t]+[ \t]*/, ""); print n, $0 }'
+}
+
 word() { # fs key n
 	get "$1" "$2" | awk -v n="$3" 'NR == 1 { print $n }'
 }
@@ -238,6 +244,7 @@ validate) validate ;;
 names) names ;;
 known) known "$@" ;;
 get) get "$@" ;;
+each) each "$@" ;;
 word) word "$@" ;;
 has) has "$@" ;;
 disks) disks "$@" ;;
@@ -248,6 +255,6 @@ packages) union package "$@" ;;
 progs) union progs "$@" ;;
 empty-links) empty_links "$@" ;;
 guest) for fs in "$@"; do get "$fs" guest; done | awk '!seen[$0]++' ;;
-*) echo "usage: registry.sh validate|names|known|get|word|has|disks|sources|plan|config|packages|progs|guest|empty-links ..." >&2
+*) echo "usage: registry.sh validate|names|known|get|each|word|has|disks|sources|plan|config|packages|progs|guest|empty-links ..." >&2
    exit 2 ;;
 esac
