@@ -363,7 +363,8 @@ static void judge_missing(unsigned int num, const struct rsuite *s,
 	reg = registry_want(s->fs, s->source, x->t, x->name, &reason,
 			    &decided);
 	want = reg ? reg : x->t->want ? x->t->want : "?";
-	printf("    # %s: observed=none expected=%s\n", x->name, want);
+	printf("    # %s: observed=none expected=%s%s%s\n", x->name, want,
+	       reg && reason[0] ? " -- " : "", reg ? reason : "");
 	printf("    # %s: not reported: the guest never ran it\n", x->name);
 	printf("    not ok %u %s\n", num, x->name);
 	t->fail++;
