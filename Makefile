@@ -13,7 +13,10 @@ KERNEL ?= vanilla patched
 RESULTS := results/$(shell date +%Y%m%d-%H%M%S)
 BZIMAGE = $(SRC)/$(1)/arch/x86/boot/bzImage
 TEST_SRCS := $(wildcard tests/*.c tests/*.h)
+# One clock for this make and the one `build` starts (it inherits T0).
+ifndef EMPTYLINK_T0
 export EMPTYLINK_T0 := $(shell date +%s)
+endif
 # The stage clock: a recipe line that starts with $(STAGE) NAME records
 # NAME's wall time and status in one file per make invocation; the end
 # of make run and of make check prints the table (harness/stage.sh).
@@ -21,9 +24,16 @@ export EMPTYLINK_STAGES := $(CURDIR)/$(B)/stages/$(EMPTYLINK_T0).txt
 STAGE := harness/stage.sh
 KEEP ?= 5
 
-.PHONY: run check deps trees kernels images selftest judge-test lint \
-	checkpatch bisect-check rejudge series clean clean-results
+.PHONY: run check deps trees build kernels progs boots images selftest judge-test lint \
+	checkpatch columns-test bisect-check rejudge series clean clean-results
 .DEFAULT_GOAL := run
+# The flow runs in the order its rules list (so that check fails fast);
+# two steps run their parts side by side, each in a sub-make of its own:
+# build (the kernels beside the fsck tools) and boots (make run beside
+# the self-tests).
+ifndef SIDE_BY_SIDE
+.NOTPARALLEL:
+endif
 
 IMAGES := $(patsubst fs-images/%.img.zst,$(B)/images/%.img,$(wildcard fs-images/*.img.zst))
 
@@ -33,12 +43,12 @@ PROGS := $(patsubst %,$(B)/progs/%.built,$(shell $(REG) progs $(ALL_FS)))
 
 # Its stages (boots, fsck, judging) and the table: harness/run-matrix.sh.
 # Of the disks it keeps only those of failed cells (KEEP_DISKS=1: all).
-run: deps kernels $(B)/initramfs.cpio $(B)/accel $(IMAGES) $(PROGS)
+run: deps build $(B)/initramfs.cpio $(B)/accel $(IMAGES)
 	ACCEL=$$(cat $(B)/accel) harness/run-matrix.sh $(RESULTS) $(B)/initramfs.cpio \
 		$(B)/images $(B)/emptylink "$(FS)" $(KERNEL)
 
 # What needs no kernel comes first, so that a red run is red in minutes.
-check: judge-test lint checkpatch run selftest bisect-check
+check: judge-test lint checkpatch columns-test boots bisect-check
 	@$(STAGE) --table $(RESULTS)
 
 deps:
@@ -49,6 +59,17 @@ trees: $(SRC)/patched.stamp
 $(SRC)/patched.stamp: $(wildcard patches/[0-9]*.patch) harness/kernel-tree.sh | deps
 	$(STAGE) series harness/kernel-tree.sh $(SRC)
 	touch $@
+
+# The kernels and the fsck tools build side by side: a kernel build
+# leaves a core idle while it links and compresses, a tool's configure
+# script is one process.  Measured in docs/measurements.md.  (In the
+# sub-make of boots, BUILT: the parent has built them.)
+build: deps
+ifndef BUILT
+	@$(MAKE) -j2 --no-print-directory SIDE_BY_SIDE=1 kernels progs
+endif
+
+progs: $(PROGS)
 
 # Kbuild tracks its own dependencies, so both kernels are always "made".
 kernels: trees
@@ -63,7 +84,7 @@ $(B)/emptylink: $(TEST_SRCS) | deps
 	$(STAGE) testbin gcc -static -O2 -Wall -Wextra -Wno-unused-parameter -Werror \
 		-o $@ $(filter %.c,$^)
 
-$(B)/initramfs.cpio: $(B)/emptylink harness/filesystems.txt harness/registry.sh fs-images/manifest.txt $(PROGS) harness/guest-init.sh harness/initramfs.sh harness/cpio-empty-links.sh | kernels
+$(B)/initramfs.cpio: $(B)/emptylink harness/filesystems.txt harness/registry.sh fs-images/manifest.txt $(PROGS) harness/guest-init.sh harness/initramfs.sh harness/cpio-empty-links.sh | build
 	$(STAGE) initramfs harness/initramfs.sh $(SRC)/vanilla/usr/gen_init_cpio \
 		$(B)/emptylink $(B)/progs/bin $@
 
@@ -88,12 +109,19 @@ $(B)/btrfs-empty-link: fs-images/btrfs-empty-link.c | deps
 	@mkdir -p $(@D)
 	gcc -O2 -Wall -Wextra -Werror -o $@ $<
 
-$(B)/accel: | kernels
+$(B)/accel: | build
 	$(STAGE) accel harness/accel.sh $(call BZIMAGE,vanilla) >$@
 
-selftest: kernels $(B)/initramfs.cpio $(B)/accel $(IMAGES)
+selftest: build $(B)/initramfs.cpio $(B)/accel $(IMAGES)
 	$(STAGE) selftest ACCEL=$$(cat $(B)/accel) harness/selftest.sh \
 		$(call BZIMAGE,patched) $(B)/initramfs.cpio $(B)/emptylink $(RESULTS)-selftest
+
+# make run and the self-tests side by side: the self-tests boot one QEMU
+# at a time, and make run leaves a core idle while one kernel's disks
+# are checked on the host.  Same RESULTS for both, as in one make.
+boots: build
+	@$(MAKE) -j2 --no-print-directory SIDE_BY_SIDE=1 BUILT=1 \
+		RESULTS=$(RESULTS) run selftest
 
 # Unoptimised, gcc warns of other things: the test program builds both ways.
 $(B)/emptylink-O0: $(TEST_SRCS) | deps
@@ -111,6 +139,10 @@ lint: trees
 
 checkpatch: trees
 	$(STAGE) checkpatch harness/checkpatch.sh $(SRC)/vanilla patches
+
+# Which columns the bisect check boots for a patch: no build, no boot.
+columns-test: trees
+	$(STAGE) columns-test harness/columns-test.sh $(SRC)
 
 # Every prefix of the series must build and boot (bisectability).
 bisect-check: trees $(B)/initramfs.cpio $(B)/accel $(IMAGES)

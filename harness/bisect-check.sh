@@ -33,7 +33,8 @@
 #   - Each patch boots only the columns it can change, through Kbuild and
 #     the registry's config lines (plan_patch).
 #
-# bisect-check.sh --columns SRC: print, for each patch of SRC/patched,
+# bisect-check.sh --columns SRC [COMMIT...]: print, for each patch of
+# SRC/patched (or each COMMIT: harness/columns-test.sh makes some),
 # "N SUBJECT: COLUMNS (REASON)", the columns it would boot and why, and
 # nothing else: no build, no boot, only read-only git commands.  FS (as in
 # make) limits the columns in both modes.
@@ -71,12 +72,14 @@ $(head -n 5 "$d/dmesg-problems")"
 	exit 0
 fi
 
-columns_only=
+columns_only='' only=''
 if [ "${1:-}" = --columns ]; then
-	[ $# -eq 2 ] || die "usage: bisect-check.sh --columns SRC"
+	[ $# -ge 2 ] || die "usage: bisect-check.sh --columns SRC [COMMIT...]"
 	columns_only=1 src=$2
+	shift 2
+	only=$*
 else
-	[ $# -eq 5 ] || die "usage: bisect-check.sh SRC LOG INITRD IMAGES OUT | --columns SRC"
+	[ $# -eq 5 ] || die "usage: bisect-check.sh SRC LOG INITRD IMAGES OUT | --columns SRC [COMMIT...]"
 	src=$1 log=$2 initrd=$3 images=$4 out=$5
 fi
 fslist=$(echo "${FS:-$("$here/registry.sh" names)}" | tr "\n" " ")
@@ -88,6 +91,12 @@ git -C "$src/patched" rev-parse -q --verify base >/dev/null ||
 	die "no series at $src/patched (no tag base)"
 commits=$(git -C "$src/patched" rev-list --reverse base..HEAD)
 [ -n "$commits" ] || die "no patches in $src/patched (base..HEAD is empty)"
+if [ -n "$only" ]; then
+	commits=$(for c in $only; do
+		git -C "$src/patched" rev-parse -q --verify "$c^{commit}" ||
+			die "no commit $c in $src/patched"
+	done)
+fi
 
 # "FS SYMBOL" for every CONFIG_ symbol a column's config lines set.
 colsyms=$(for fs in $("$here/registry.sh" names); do
@@ -202,16 +211,21 @@ kbuild() {
 
 # plan_patch COMMIT: sets boot (the columns of FS to boot, in FS's
 # order), label (the same, or "all") and why (the reason, for the
-# output).  Each changed file maps to the columns whose config lines name
-# the outermost symbol kbuild found for it (what puts its directory into
-# the kernel: fs/crypto/hooks.c -> CONFIG_FS_ENCRYPTION: ext4_crypt
-# f2fs_crypt; fs/xfs/scrub/symlink.c -> CONFIG_XFS_ONLINE_SCRUB ->
-# CONFIG_XFS_FS: xfs).  Every column boots
-# for a file that is not clearly confined: built unconditionally (the
-# VFS: fs/namei.c, fs/ramfs), outside fs/ (include/, mm/, io_uring/), or
-# under a symbol no column names (fs/iomap, fs/jbd2).  Documentation/ is
-# no code: a patch that changes only documentation still builds, and boots
-# the smoke column only (tmpfs), so that every prefix is booted.  A change
+# output).  A file of a filesystem's own directory (fs/DIR/..., where
+# DIR registers a filesystem type) maps to the columns whose config lines
+# name the outermost symbol kbuild found for it (what puts DIR into the
+# kernel: fs/xfs/scrub/symlink.c -> CONFIG_XFS_ONLINE_SCRUB ->
+# CONFIG_XFS_FS: xfs); that code runs only under a mount of that type.
+# Every column boots for a file that is not clearly confined: built
+# unconditionally (the VFS: fs/namei.c, fs/ramfs), outside fs/
+# (include/, mm/, io_uring/), under a symbol no column names (fs/iomap,
+# fs/jbd2), in a library that other filesystems call (fs/crypto: its
+# symbol is named by the _crypt columns only, but one kernel is built
+# for all columns, and ext4, f2fs and ubifs call fscrypt_file_open() on
+# every file), or a Kconfig or Makefile (a select or a default changes
+# the one .config every column shares).  Documentation/ is no code: a
+# patch that changes only documentation still builds, and boots the
+# smoke column only (tmpfs), so that every prefix is booted.  A change
 # to comments only is not told apart: it boots what its files map to.
 plan_patch() {
 	all='' cols='' why='' allwhy=''
@@ -220,11 +234,21 @@ plan_patch() {
 		Documentation/*)
 			why="$why; $f: documentation"
 			continue ;;
+		*/Kconfig* | */Makefile | */Kbuild)
+			all=1 allwhy="$allwhy; $f: the build's configuration"
+			continue ;;
 		fs/*) ;;
 		*)
 			all=1 allwhy="$allwhy; $f: outside fs/"
 			continue ;;
 		esac
+		top=${f#fs/}
+		top=fs/${top%%/*}
+		if [ "$top" != "fs/${f#fs/}" ] &&
+		   ! git -C "$src/patched" grep -q -e 'register_filesystem(' "$1" -- "$top"; then
+			all=1 allwhy="$allwhy; $f: $top registers no filesystem (a library of other filesystems)"
+			continue
+		fi
 		chain=$(kbuild "$1" "$f")
 		if [ -z "$chain" ]; then
 			all=1 allwhy="$allwhy; $f: built unconditionally"
@@ -268,13 +292,41 @@ if [ -n "$columns_only" ]; then
 	exit 0
 fi
 
-tree=$src/bisect
-if [ ! -e "$tree/.git" ]; then
-	rm -rf "$tree"
+# The bisect tree starts each run as a copy of the built vanilla tree,
+# its objects and all their times kept, so that patch 1 builds only what
+# it touches.  A worktree checked out afresh, or one left at the last
+# prefix of the previous run, has sources newer than its objects almost
+# everywhere: Kbuild compiles every file again, and even with every
+# object in ccache that cost 108 s cold (docs/measurements.md).  Kbuild
+# does not see the copy as different: an in-tree build writes relative
+# paths in its .cmd files.  Without a built, unmodified vanilla tree the
+# worktree is checked out afresh at base, as before.
+seed_tree() {
+	t=$(cd "$src" && pwd)/bisect
+	rm -rf "$t"
 	gitc -C "$src/vanilla" worktree prune
-	gitc -C "$src/vanilla" worktree add -q --detach "$(cd "$src" && pwd)/bisect" base ||
-		die "cannot make the bisect worktree"
-fi
+	if [ -f "$src/vanilla/arch/x86/boot/bzImage" ] &&
+	   [ "$(git -C "$src/vanilla" rev-parse HEAD)" = "$(git -C "$src/vanilla" rev-parse base)" ] &&
+	   git -C "$src/vanilla" diff --quiet base --; then
+		gitc -C "$src/vanilla" worktree add -q --no-checkout --detach "$t" base ||
+			die "cannot make the bisect worktree"
+		# Everything but vanilla's .git (the worktree has its own).
+		(cd "$src/vanilla" && tar --exclude=./.git -cf - .) |
+			(cd "$t" && tar -xpf -) ||
+			die "cannot copy $src/vanilla into the bisect worktree"
+		if ! gitc -C "$t" reset -q || ! gitc -C "$t" update-index -q --refresh ||
+		   ! git -C "$t" diff --quiet base --; then
+			die "the bisect worktree does not match base after the copy"
+		fi
+		say "bisect-check: the bisect tree is a copy of the built vanilla tree"
+	else
+		gitc -C "$src/vanilla" worktree add -q --detach "$t" base ||
+			die "cannot make the bisect worktree"
+		say "bisect-check: vanilla is not built or not at base: the bisect tree is checked out afresh (its first build compiles everything)"
+	fi
+}
+tree=$src/bisect
+stage bisect/seed seed_tree
 accel=$("$here/accel.sh" "$src/vanilla/arch/x86/boot/bzImage")
 
 # The last patch is what make run built and booted: the commit checked

@@ -21,6 +21,7 @@ libelf-dev:/usr/include/libelf.h
 libssl-dev:/usr/include/openssl/ssl.h
 perl:/usr/bin/perl
 xz-utils:/usr/bin/xz
+lz4:/usr/bin/lz4
 zstd:/usr/bin/zstd
 cpio:/bin/cpio
 ccache:/usr/bin/ccache

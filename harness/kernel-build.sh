@@ -31,8 +31,12 @@ if [ ! -f .config ] || [ "$(cat .emptylink-fragment 2>/dev/null)" != "$frag" ]; 
 	  scripts/kconfig/merge_config.sh -m .config .emptylink-fragment &&
 	  make -s olddefconfig; } >>"$log" 2>&1 ||
 		die "kernel $name: configuration failed, see $log"
+	# CONFIG_X=n: off, written "# CONFIG_X is not set" or not at all.
 	missing=$(echo "$frag" | while read -r opt; do
-		grep -qx "$opt" .config || printf ' %s' "$opt"
+		case "$opt" in
+		*=n) ! grep -q "^${opt%=n}=" .config ;;
+		*) grep -qx "$opt" .config ;;
+		esac || printf ' %s' "$opt"
 	done)
 	if [ -n "$missing" ]; then
 		rm -f .config .emptylink-fragment

@@ -3,8 +3,9 @@
 # folder), never in the repository.
 #   SRC/vanilla  Debian's linux-source-6.12 as shipped, in git (tag "base")
 #   SRC/patched  a git worktree of it with patches/0*.patch applied by git am
-# Re-running re-applies the series onto base; git rewrites only the files
-# that differ, so the next kernel build stays incremental.
+# Re-running re-applies the series onto base; the files whose content it
+# leaves the same keep their times, so the next kernel build stays
+# incremental (below).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -48,10 +49,46 @@ series=$(find "$top/patches" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
 say "applying $(echo "$series" | wc -l) patches to $src/patched"
 cd "$src/patched"
 gitc am --abort >/dev/null 2>&1 || true
+
+# Going back to base and applying the series again rewrites every file
+# the series touches, and make rebuilds what depends on a file by its
+# time: 0019 changes include/linux/fs.h, so a change to one commit
+# message alone would rebuild the whole kernel.  So the times of the
+# files the previous series left (as committed, no local change) are
+# kept aside, and each file whose content the new series leaves the same
+# gets its time back: the build then does only what changed.
+stamps=$src/patched-times
+rm -rf "$stamps"
+old=$(git rev-parse -q --verify HEAD) || old=
+if [ -n "$old" ]; then
+	edited=$(git diff --name-only "$old" --)
+	git diff --name-only base "$old" -- | while IFS= read -r f; do
+		[ -f "$f" ] || continue
+		case "
+$edited
+" in *"
+$f
+"*) continue ;; esac
+		mkdir -p "$stamps/$(dirname "$f")"
+		touch -r "$f" "$stamps/$f"
+	done
+fi
+
 gitc reset -q --hard base
 # shellcheck disable=SC2086
 if ! gitc am -q --committer-date-is-author-date $series >"$src/am.log" 2>&1; then
 	cat "$src/am.log" >&2
 	gitc am --abort >/dev/null 2>&1 || true
+	rm -rf "$stamps"
 	die "a patch in patches/ does not apply to 6.12 (see above)"
+fi
+if [ -d "$stamps" ]; then
+	kept=$(git diff --name-only base HEAD -- | while IFS= read -r f; do
+		[ -f "$stamps/$f" ] || continue
+		[ "$(git rev-parse -q --verify "$old:$f")" = \
+		  "$(git rev-parse -q --verify "HEAD:$f")" ] || continue
+		touch -r "$stamps/$f" "$f" && echo "$f"
+	done | wc -l)
+	rm -rf "$stamps"
+	say "kept the times of $kept unchanged files of the series (an incremental build)"
 fi

@@ -16,9 +16,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 srclist=/etc/apt/sources.list.d/emptylink-deb-src.sources
 . /etc/os-release
 
-# Debian's sources for the release this machine runs.
+# Debian's sources for the release this machine runs.  make builds the
+# tools side by side (make build): one apt at a time (the lock).
 ensure_sources() {
 	[ -f "$out/$name.deps" ] && return 0
+	exec 9>"$out/apt.lock"
+	flock 9
 	[ "$(id -u)" -eq 0 ] || die "the $name source and build dependencies are needed:
 run as root: add a deb-src line for $VERSION_CODENAME, then
   apt-get update && apt-get build-dep -y $name"
@@ -38,17 +41,20 @@ SRC
 		>"$out/$name.deps.log" 2>&1 ||
 		die "apt-get build-dep $name failed, see $out/$name.deps.log"
 	touch "$out/$name.deps"
+	flock -u 9
 }
 
 # The unpacked source in git at tag "base", the series applied on top.
 prepare_source() {
 	if ! git -C "$out/$name" rev-parse -q --verify base >/dev/null 2>&1; then
-		rm -rf "${out:?}/$name" "$out/dl"
-		mkdir -p "$out/dl"
+		# A folder of its own: make may fetch two tools at once.
+		dl=$out/dl-$name
+		rm -rf "${out:?}/$name" "$dl"
+		mkdir -p "$dl"
 		say "progs: apt-get source $name"
-		(cd "$out/dl" && apt-get source -q "$name" >"$out/$name.source.log" 2>&1) ||
+		(cd "$dl" && apt-get source -q "$name" >"$out/$name.source.log" 2>&1) ||
 			die "apt-get source $name failed, see $out/$name.source.log"
-		dir=$(find "$out/dl" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+		dir=$(find "$dl" -mindepth 1 -maxdepth 1 -type d | head -n 1)
 		[ -n "$dir" ] || die "apt-get source $name unpacked nothing"
 		mv "$dir" "$out/$name"
 		(cd "$out/$name" && git init -q && git add -f -A . &&
