@@ -51,8 +51,11 @@ run: deps build $(B)/initramfs.cpio $(B)/accel $(IMAGES)
 check: judge-test lint checkpatch columns-test boots bisect-check
 	@$(STAGE) --table $(RESULTS)
 
+# Once per make check: the sub-makes of build and boots inherit it.
 deps:
+ifndef SIDE_BY_SIDE
 	@$(STAGE) packages harness/deps.sh
+endif
 
 # The trees live in $(SRC); the series is re-applied when patches/ changes.
 trees: $(SRC)/patched.stamp
@@ -139,6 +142,7 @@ lint: trees
 
 checkpatch: trees
 	$(STAGE) checkpatch harness/checkpatch.sh $(SRC)/vanilla patches
+	$(STAGE) checkpatch-test harness/checkpatch-test.sh $(SRC)/vanilla
 
 # Which columns the bisect check boots for a patch: no build, no boot.
 columns-test: trees

@@ -222,18 +222,6 @@ make_reiserfs() { # fs img
 	make_kernel "$@"
 }
 
-# ubifs does not store "" either (it has not opted in, docs/
-# filesystems.md), and mkfs.ubifs refuses an empty link, but its on-disk
-# form is what it is: the image is written, in the guest as for recipe
-# "kernel", by a kernel built from the series with the held-back patch
-# "ubifs: store empty symlink targets" (sb->s_iflags |=
-# SB_I_EMPTY_SYMLINKS in ubifs_fill_super()), given as UBIFS_KERNEL, in
-# a boot of its own: make images ONLY=ubifs UBIFS_KERNEL=...
-make_ubifs() { # fs img
-	own_boot "$1" "${UBIFS_KERNEL:-}" UBIFS_KERNEL
-	make_kernel "$@"
-}
-
 edit_ntfs3() { # fs img
 	pat='\x0c\x00\x00\xa0\x10\x00\x00\x00\x02\x00\x02\x00\x00\x00\x02\x00\x01\x00\x00\x00E\x00E\x00'
 	offs=$(LC_ALL=C grep -obUaP "$pat" "$2" | cut -d: -f1)

@@ -7,20 +7,29 @@ set -eu
 
 tree=$1
 dir=$(cd "$2" && pwd)
+fixes=$(cd "$(dirname "$0")/.." && pwd)/docs/fixes-tags.md
 status=0
 for p in "$dir"/[0-9][0-9][0-9][0-9]-*.patch; do
 	case "$p" in */0000-cover-letter.patch) continue ;; esac
 	# The tree is a release tarball without upstream history, so a
-	# Fixes: tag's commit cannot be looked up here (docs/fixes-tags.md
-	# says how each one was checked).  ntfs3 names its on-disk fields as
+	# Fixes: tag's commit cannot be looked up here: checkpatch's
+	# "Unknown commit id" is ignored, and instead every Fixes: tag must
+	# be a row of docs/fixes-tags.md, id and subject as in the patch,
+	# with how it was checked.  ntfs3 names its on-disk fields as
 	# Microsoft's documents do (SubstituteNameLength, ...): a patch that
 	# only touches fs/ntfs3 cannot avoid CamelCase.
+	unchecked=$(grep '^Fixes: ' "$p" | while read -r _ tag; do
+		grep -qF "| $tag |" "$fixes" ||
+			printf 'Fixes: %s is not in docs/fixes-tags.md\n' "$tag"
+	done)
 	ignore=UNKNOWN_COMMIT_ID
 	if ! grep '^+++ b/' "$p" | grep -qv '^+++ b/fs/ntfs3/'; then
 		ignore=$ignore,CAMELCASE
 	fi
-	if out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --terse --no-summary \
-		--ignore "$ignore" "$p"); then
+	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --terse --no-summary \
+		--ignore "$ignore" "$p") || out=${out:-"checkpatch.pl failed"}
+	out=$(printf '%s\n%s\n' "$unchecked" "$out" | sed '/^$/d')
+	if [ -z "$out" ]; then
 		say "checkpatch: $(basename "$p"): clean"
 	else
 		status=1
