@@ -16,6 +16,8 @@ shift 7
 here=$(dirname "$0")
 limit=${BOOT_TIMEOUT:-900}
 fsarg=$(echo "$*" | tr ' ' ,)
+# The parameters of built-in drivers that FS... need (nandsim's chip).
+extra=$("$here/registry.sh" cmdline "$@" | paste -s -d ' ')
 
 stage "boot/$name/disks" "$here/disks.sh" prepare "$out" "$images" "$@"
 echo "$*" >"$out/filesystems"
@@ -26,7 +28,7 @@ for phase in $phases; do
 	say "booting $name, $phase ($accel, filesystems: $*, limit ${limit}s)"
 	stage "boot/$name/$phase" "$here/qemu-boot.sh" "$kernel" "$initrd" "$d" \
 		"$accel" "$limit" \
-		"emptylink.kernel=$name emptylink.fs=$fsarg emptylink.phase=$phase" \
+		"emptylink.kernel=$name emptylink.fs=$fsarg emptylink.phase=$phase${extra:+ $extra}" \
 		"$out/qemu.args" || status=1
 done
 exit "$status"

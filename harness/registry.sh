@@ -18,6 +18,7 @@
 #   plan KERNEL FS...     "KERNEL FS SOURCE KIND" for every result a run
 #                         of KERNEL on FS... must have
 #   config FS...          the kernel config lines FS... need
+#   cmdline FS...         the kernel command-line words FS... need
 #   packages FS...        the PACKAGE:FILE lines FS... need
 #   progs FS...           the patched userspace packages FS... use
 #   guest FS...           "TOOL PATH": programs FS... need in the guest
@@ -43,7 +44,7 @@ validate() {
 		BEGIN {
 			n = split("type options package config mkfs size image bad " \
 				"probe check codes repair repaired isempty progs guest " \
-				"suites create trouble device setup", k, " ")
+				"suites create trouble device setup cmdline", k, " ")
 			for (i = 1; i <= n; i++) key[k[i]] = 1
 			# Keys that may stand on several lines of one entry.
 			split("package config check trouble", k, " ")
@@ -251,10 +252,11 @@ disks) disks "$@" ;;
 sources) sources "$@" ;;
 plan) plan "$@" ;;
 config) union config "$@" ;;
+cmdline) union cmdline "$@" ;;
 packages) union package "$@" ;;
 progs) union progs "$@" ;;
 empty-links) empty_links "$@" ;;
 guest) for fs in "$@"; do get "$fs" guest; done | awk '!seen[$0]++' ;;
-*) echo "usage: registry.sh validate|names|known|get|each|word|has|disks|sources|plan|config|packages|progs|guest|empty-links ..." >&2
+*) echo "usage: registry.sh validate|names|known|get|each|word|has|disks|sources|plan|config|cmdline|packages|progs|guest|empty-links ..." >&2
    exit 2 ;;
 esac

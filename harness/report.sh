@@ -88,6 +88,11 @@ cat "$res/judge.err"
 # It runs under timeout(1), for TOOL_TIMEOUT seconds (harness/lib.sh).
 for f in "$res/judged.ktap" "$@"; do
 	f=${f#*=}
+	# A document of no tests (the host's fsck of a run whose columns
+	# have no host suite) is valid KTAP, which kunit.py calls an error.
+	if [ "$(cat "$f")" = "$(printf 'KTAP version 1\n1..0')" ]; then
+		continue
+	fi
 	rc=0
 	bounded "$TOOL_TIMEOUT" python3 "$kunit" parse "$f" </dev/null \
 		>"$f.kunit" 2>&1 || rc=$?

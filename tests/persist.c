@@ -2,13 +2,16 @@
 /*
  * Does an empty link survive the trip to disk?  persist_setup() runs
  * before the guest unmounts a scratch filesystem: it leaves an empty link
- * "e", one renamed into a subdirectory ("moved"), and one created and
- * unlinked ("gone"), and writes DIR/record: how each of those steps went
- * and the free inode count from just before "gone" was made.  The cases
+ * "e", one renamed into a subdirectory ("moved"), one created and
+ * unlinked ("gone"), and MANY in a directory of their own ("many"), and
+ * writes DIR/record: how each of those steps went and the free inode
+ * count from just before "gone" was made.  The cases
  * run after the mount (and again after drop_caches) and read them back;
  * a case about a link whose setup failed observes "setup:ERRNO", so a
  * kernel that never made the link cannot pass by finding nothing.
  */
+#define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -24,6 +27,18 @@
 #include "suites.h"
 
 #define RECORD "record"
+
+/*
+ * Made in one go after a syncfs(), MANY links take a directory past its
+ * inline or first-block form on most filesystems.  On jffs2 over NAND,
+ * each writes a 68-byte inode node without data and a 48-byte dirent
+ * node (a 5-byte name); 116 and the 2 KiB page have only 4 in common, so
+ * after a page-aligned start the end of link 123's inode node, and of
+ * one in every 512 after it, falls on a page boundary: reading it back
+ * reads zero bytes at the start of a page (docs/filesystems.md, jffs2).
+ */
+#define MANY 1024
+#define MANY_NAME "p%04u"
 
 CASE(PERSIST, persist, readlink, "\"\"", NEEDS_E)
 {
@@ -63,6 +78,42 @@ CASE(PERSIST, persist, unlinked_gone, "ENOENT", NEEDS_GONE)
 	struct stat st;
 
 	obs_rc(out, lstat("gone", &st));
+}
+
+/*
+ * Each of the MANY links reads back as "" (the first that does not
+ * says what it gives), and "many" holds nothing else.
+ */
+CASE(PERSIST, persist, many, "ok", NEEDS_MANY)
+{
+	char path[32], buf[64], got[OBS_LEN];
+	struct dirent *de;
+	unsigned int i, n = 0;
+	long len;
+	DIR *d;
+
+	for (i = 0; i < MANY; i++) {
+		snprintf(path, sizeof(path), "many/" MANY_NAME, i);
+		len = readlink(path, buf, sizeof(buf));
+		if (len != 0) {
+			obs_link(got, len, buf);
+			snprintf(out, OBS_LEN, MANY_NAME ":%.50s", i % 10000, got);
+			return;
+		}
+	}
+	d = opendir("many");
+	if (!d) {
+		obs_rc(out, -1);
+		return;
+	}
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			n++;
+	closedir(d);
+	if (n != MANY)
+		snprintf(out, OBS_LEN, "entries:%u", n);
+	else
+		snprintf(out, OBS_LEN, "ok");
 }
 
 /*
@@ -122,6 +173,33 @@ void run_recorded(struct suite *s, const struct tcase **v, unsigned int n,
 	}
 }
 
+/* The MANY links of "many"; -1 with errno set at the first that failed. */
+static long make_many(void)
+{
+	char name[16];
+	unsigned int i;
+	int dfd, err;
+
+	if (mkdir("many", 0755) < 0 && errno != EEXIST)
+		return -1;
+	dfd = open("many", O_RDONLY | O_DIRECTORY);
+	if (dfd < 0)
+		return -1;
+	if (syncfs(dfd) < 0)
+		goto fail;
+	for (i = 0; i < MANY; i++) {
+		snprintf(name, sizeof(name), MANY_NAME, i);
+		if (symlinkat("", dfd, name) < 0)
+			goto fail;
+	}
+	return close(dfd);
+fail:
+	err = errno;
+	close(dfd);
+	errno = err;
+	return -1;
+}
+
 /* Every step is tried even if an earlier one failed: the record says. */
 int persist_make(const char *dir, struct record *r)
 {
@@ -148,6 +226,8 @@ int persist_make(const char *dir, struct record *r)
 	if (rc == 0)
 		rc = rename("moved", "sub/moved");
 	record_step(r, LINK_MOVED, rc, errno);
+	rc = make_many();
+	record_step(r, LINK_MANY, rc, errno);
 	if (statvfs(".", &sv) < 0) {
 		perror("statvfs");
 		close(fd);
@@ -168,8 +248,9 @@ int persist_make(const char *dir, struct record *r)
 		perror(dir);
 		return -1;
 	}
-	printf("# persist setup %s: e %s, moved %s, gone %s\n", dir,
-	       r->link[LINK_E], r->link[LINK_MOVED], r->link[LINK_GONE]);
+	printf("# persist setup %s: e %s, moved %s, gone %s, many %s\n", dir,
+	       r->link[LINK_E], r->link[LINK_MOVED], r->link[LINK_GONE],
+	       r->link[LINK_MANY]);
 	return 0;
 }
 

@@ -19,6 +19,7 @@ static const char *const link_key[NR_LINKS] = {
 	[LINK_GONE] = "gone",
 	[LINK_FSYNCED] = "fsynced",
 	[LINK_UNSYNCED] = "unsynced",
+	[LINK_MANY] = "many",
 };
 
 void record_init(struct record *r)

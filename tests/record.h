@@ -10,11 +10,12 @@
  *	gone     ENOENT
  *	fsynced  -
  *	unsynced -
+ *	many     ok
  *	ffree    16342
  *
  * Each link's value is "ok", the errno name of the step that failed, or
  * "-" (not made by this setup, or not known yet).  persist_setup() writes
- * DIR/record (e, moved, gone, ffree); crash_setup() writes DIR.made, a
+ * DIR/record (e, moved, gone, many, ffree); crash_setup() writes DIR.made, a
  * sibling of DIR so that it outlives the removal of DIR for cleanup, with
  * the links it made, and crash_late() fills in fsynced and unsynced.
  * Lines are fixed-width so that crash_late() can fill them in place,
@@ -26,7 +27,7 @@
 #include "observe.h"
 
 enum link_id { LINK_E, LINK_MOVED, LINK_GONE, LINK_FSYNCED, LINK_UNSYNCED,
-	       NR_LINKS };
+	       LINK_MANY, NR_LINKS };
 
 /* A case needs the link made: otherwise it observes "setup:VALUE". */
 #define NEEDS_LINK(id)	(0x100u << (id))
@@ -35,6 +36,7 @@ enum link_id { LINK_E, LINK_MOVED, LINK_GONE, LINK_FSYNCED, LINK_UNSYNCED,
 #define NEEDS_GONE	NEEDS_LINK(LINK_GONE)
 #define NEEDS_FSYNCED	NEEDS_LINK(LINK_FSYNCED)
 #define NEEDS_UNSYNCED	NEEDS_LINK(LINK_UNSYNCED)
+#define NEEDS_MANY	NEEDS_LINK(LINK_MANY)
 
 struct record {
 	int valid;			/* read back and well formed */
