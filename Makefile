@@ -25,7 +25,7 @@ STAGE := harness/stage.sh
 KEEP ?= 5
 
 .PHONY: run check deps trees build kernels progs boots images selftest judge-test lint \
-	checkpatch columns-test bisect-check rejudge series clean clean-results
+	checkpatch columns-test bisect-check rejudge series clean clean-results debug-kernel
 .DEFAULT_GOAL := run
 # The flow runs in the order its rules list (so that check fails fast);
 # two steps run their parts side by side, each in a sub-make of its own:
@@ -156,6 +156,12 @@ bisect-check: trees $(B)/initramfs.cpio $(B)/accel $(IMAGES)
 # Judge an archived run again, with today's tests/expected.txt: no boot.
 rejudge: $(B)/emptylink trees
 	harness/report.sh $(if $(filter command line,$(origin RESULTS)),$(RESULTS),results/latest) $(B)/emptylink
+
+# The patched kernel with KASAN, lockdep, UBSAN and the filesystems'
+# debugging options (harness/kernel-debug.config), in $(SRC)/debug; not
+# part of make check yet (its cost: docs/measurements.md).
+debug-kernel: trees
+	$(STAGE) kernel/debug harness/debug-kernel.sh $(SRC) $(B)/logs/kernel-debug.log
 
 # After changing commits in $(SRC)/patched: write them back to patches/.
 series:

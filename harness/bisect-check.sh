@@ -28,8 +28,8 @@
 #     first failure, in the order of the series, ends the run: when patch
 #     n+1 does not build, the boot of n is awaited first.  No boot outlives
 #     the script (the traps stop its session: QEMU included).  A passed
-#     boot's disks are deleted (KEEP_DISKS=1 keeps them); a failed one
-#     keeps everything.
+#     boot's disks (KEEP_DISKS=1 keeps them) and bzImage copy are
+#     deleted; a failed one keeps everything.
 #   - Each patch boots only the columns it can change, through Kbuild and
 #     the registry's config lines (plan_patch).
 #
@@ -69,6 +69,9 @@ $(tail -n 5 "$d/boot.log")"
 	[ "$rc" -eq 0 ] || fail "the kernel complained (dmesg: $d/dmesg.log):
 $(head -n 5 "$d/dmesg-problems")"
 	[ -s "$d/dmesg-check.err" ] || rm -f "$d/dmesg-check.err"
+	# The copy was only there to boot from while the next patch builds:
+	# 28 of them were 106 MB of the run.  A failed boot keeps its copy.
+	rm -f "$kernel"
 	exit 0
 fi
 

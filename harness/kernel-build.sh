@@ -1,8 +1,9 @@
 #!/bin/sh
-# kernel-build.sh TREE LOG: configure TREE from harness/kernel.config and
-# the config lines of every filesystem in harness/filesystems.txt, merged
-# onto tinyconfig; check that every option of that fragment survived, and
-# build bzImage in the tree.  The compiler runs under ccache, so the second
+# kernel-build.sh TREE LOG [FRAGMENT]: configure TREE from
+# harness/kernel.config, the config lines of every filesystem in
+# harness/filesystems.txt and FRAGMENT if given (the debug flavour's
+# harness/kernel-debug.config), merged onto tinyconfig; check that every
+# option of that fragment survived, and build bzImage in the tree.  The compiler runs under ccache, so the second
 # tree reuses the first one's objects (paths are relative in-tree builds).
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -20,12 +21,15 @@ export KBUILD_BUILD_TIMESTAMP="1970-01-01" KBUILD_BUILD_USER=emptylink \
 	KBUILD_BUILD_HOST=harness
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-4G}"
 
+extra=${3:-/dev/null}
+[ -r "$extra" ] || die "kernel $name: no config fragment $extra"
 # shellcheck disable=SC2046
 frag=$({ grep '^CONFIG_' "$here/kernel.config" &&
-	"$here/registry.sh" config $("$here/registry.sh" names); } | sort -u)
+	"$here/registry.sh" config $("$here/registry.sh" names) &&
+	{ grep '^CONFIG_' "$extra" || true; }; } | sort -u)
 cd "$tree"
 if [ ! -f .config ] || [ "$(cat .emptylink-fragment 2>/dev/null)" != "$frag" ]; then
-	say "kernel $name: configuring (tinyconfig + harness/kernel.config + registry)"
+	say "kernel $name: configuring (tinyconfig + harness/kernel.config + registry${3:+ + $3})"
 	echo "$frag" >.emptylink-fragment
 	{ make -s tinyconfig &&
 	  scripts/kconfig/merge_config.sh -m .config .emptylink-fragment &&
@@ -40,7 +44,7 @@ if [ ! -f .config ] || [ "$(cat .emptylink-fragment 2>/dev/null)" != "$frag" ]; 
 	done)
 	if [ -n "$missing" ]; then
 		rm -f .config .emptylink-fragment
-		die "kernel $name: options of harness/kernel.config or the registry not set after olddefconfig:$missing"
+		die "kernel $name: options of harness/kernel.config, the registry${3:+ or $3} not set after olddefconfig:$missing"
 	fi
 fi
 
