@@ -21,8 +21,7 @@ if [ ! -e "$src/debug/.git" ]; then
 		--detach "$(cd "$src" && pwd)/debug" "$head" ||
 		die "cannot make the debug worktree at $src/debug"
 fi
-if [ "$(git -C "$src/debug" rev-parse HEAD)" != "$head" ]; then
-	git -C "$src/debug" -c advice.detachedHead=false checkout -q --detach "$head" ||
-		die "cannot move $src/debug to $head"
-fi
+# A no-op when it is there already: make keeps what it built.
+git -C "$src/debug" -c advice.detachedHead=false checkout -q --detach "$head" ||
+	die "cannot move $src/debug to $head"
 exec "$here/kernel-build.sh" "$src/debug" "$2" "$here/kernel-debug.config"

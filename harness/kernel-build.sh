@@ -3,8 +3,9 @@
 # harness/kernel.config, the config lines of every filesystem in
 # harness/filesystems.txt and FRAGMENT if given (the debug flavour's
 # harness/kernel-debug.config), merged onto tinyconfig; check that every
-# option of that fragment survived, and build bzImage in the tree.  The compiler runs under ccache, so the second
-# tree reuses the first one's objects (paths are relative in-tree builds).
+# option of that fragment survived, and build bzImage in the tree.  The
+# compiler runs under ccache, so the second tree reuses the first one's
+# objects (paths are relative in-tree builds).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
