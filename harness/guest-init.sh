@@ -142,12 +142,12 @@ suite_name() { # subcommand args...
 # line says so ("not ok N FS.SOURCE # timeout after Ns"): the host's
 # judge closes its subtest, cut short, with that problem.
 run() {
-	g=$1
+	grp=$1
 	shift
 	count=$((count + 1))
 	[ "$dry" = 1 ] && return 0
 	b=
-	[ -f "/broken/$g" ] && b=$(cat "/broken/$g")
+	[ -f "/broken/$grp" ] && b=$(cat "/broken/$grp")
 	# The self-test's failing case rides on the first table suite.
 	f=
 	if [ "$1" = table ] && [ -n "$failflag" ]; then
@@ -166,18 +166,18 @@ run() {
 # saying "failed: timeout after Ns"; /broken/GROUP holds NAME all the
 # same (harness/report.sh looks for broken:NAME).
 step() {
-	g=$1 name=$2
+	grp=$1 name=$2
 	shift 2
 	[ "$dry" = 1 ] && return 0
-	[ -f "/broken/$g" ] && return 0
+	[ -f "/broken/$grp" ] && return 0
 	guard "$STEP_TIMEOUT" "$@" </dev/null >/step.out 2>&1
 	case $? in
 	0) return 0 ;;
 	124) why="timeout after ${STEP_TIMEOUT}s: " ;;
 	*) why= ;;
 	esac
-	echo "# $g: step $name failed: $why$(head -c 200 /step.out | tr '\n' ' ')" >&3
-	echo "$name" >"/broken/$g"
+	echo "# $grp: step $name failed: $why$(head -c 200 /step.out | tr '\n' ' ')" >&3
+	echo "$name" >"/broken/$grp"
 }
 
 # The device QEMU was given with serial=NAME (harness/disks.sh).
@@ -201,7 +201,7 @@ fstype() {
 # makes of it (the command gets the disk and KIND, and prints the mount
 # source: ubifs' UBI volume on an MTD device over the disk).
 attach() { # fs kind
-	s=$(reg get "$1" setup)
+	s=$(reg get "$1" setup) attach_fs=$1
 	mkdir -p /src
 	if [ -z "$s" ]; then
 		disk "$1-$2" >"/src/$1-$2"
@@ -223,13 +223,49 @@ diskless_dev() {
 	echo "${d:-$(fstype "$1")}"
 }
 
+# The registry's options, with @SRC standing for the mount source: the
+# directory where overlayfs' setup mounted its upper layer's disk.
 mount_fs() { # fs dev dir
-	o=$(reg get "$1" options)
+	o=$(reg get "$1" options | sed "s|@SRC|$2|g")
 	mkdir -p "$3" && mount -t "$(fstype "$1")" ${o:+-o "$o"} "$2" "$3"
 }
 
+# A mount source that is itself a mount point (overlayfs: the upper
+# layer's filesystem, mounted by ovl_setup) is unmounted after the
+# filesystem on top of it, so that its disk is left clean for the
+# host's checker, and mounted again by a remount, so that the links
+# come back from that disk.
+under_mount() { # dev
+	awk -v d="$1" '$2 == d { f = 1 } END { exit !f }' /proc/mounts
+}
+
 remount_fs() { # fs dev dir
-	umount "$3" && mount_fs "$@"
+	umount "$3" || return 1
+	if under_mount "$2"; then
+		# shellcheck disable=SC2046 # device and type: no blanks
+		set -- "$@" $(awk -v d="$2" '$2 == d { print $1, $3 }' /proc/mounts)
+		umount "$2" && mount -t "$5" "$4" "$2" || return 1
+	fi
+	mount_fs "$1" "$2" "$3"
+}
+
+umount_fs() { # dev dir
+	umount "$2" || return 1
+	if under_mount "$1"; then umount "$1"; fi
+}
+
+# The setup of an overlayfs column: its scratch DISK, made by the
+# registry's mkfs, becomes the upper layer (mounted at /ovl/FS-KIND,
+# FS the column attach works on, with upper/ and work/ in it); the
+# lower layer is the initramfs's /ovl-lower, whose empty links
+# init_symlink() unpacked on any kernel.  Prints the directory, the
+# mount source that @SRC stands for.
+# TYPE may be TYPE:OPTIONS, the upper filesystem's mount options.
+ovl_setup() { # type[:options] disk kind
+	d=/ovl/$attach_fs-$3 t=${1%%:*} o=
+	case "$1" in *:*) o=${1#*:} ;; esac
+	mkdir -p "$d" && mount -t "$t" ${o:+-o "$o"} "$2" "$d" &&
+		mkdir -p "$d/upper" "$d/work" && echo "$d"
 }
 
 drop_caches() {
@@ -294,7 +330,22 @@ plan_scratch() {
 		step "$g" drop-caches drop_caches
 		run "$g" persist "$dir/persist" --fs "$fs" --source dropcaches
 	fi
-	step "$g" umount umount "$dir"
+	# overlayfs: the lower layer's empty links.  The table hard-links
+	# "empty" into each case's directory, and link() copies it up first;
+	# "meta" is copied up by a change of owner (lchown), and must then
+	# read back as "" through the overlay and in the upper layer.
+	if reg has "$fs" lower; then
+		run "$g" table "$dir/lower" --from "$dir/empty" --fs "$fs" \
+			--source lower
+	fi
+	# (A group of its own, FS_copyup: a copy-up that fails spoils only
+	# this suite.)
+	if reg has "$fs" copyup; then
+		step "${fs}_copyup" copyup chown -h 1:1 "$dir/meta"
+		run "${fs}_copyup" links / --fs "$fs" --source copyup "${dir#/}/meta" \
+			"${dev#/}/upper/meta"
+	fi
+	step "$g" umount umount_fs "$dev" "$dir"
 }
 
 # The image of inodes that are corrupt on purpose: the kernel must still

@@ -4,7 +4,8 @@
 # and its reader, the images' manifest, the programs the registry's
 # "guest" lines name (from PROGSBIN, e.g. a static btrfs for snapshots
 # and send/receive), and the fixture empty links (a second cpio archive
-# appended to the first).
+# appended to the first): the tmpfs column's, and the lower layer of the
+# overlayfs columns.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -26,6 +27,7 @@ dir /proc 0755 0 0
 dir /sys 0755 0 0
 dir /mnt 0755 0 0
 dir /fixtures 0755 0 0
+dir /ovl-lower 0755 0 0
 dir /img 0755 0 0
 nod /dev/console 0600 0 0 c 5 1
 file /bin/busybox /bin/busybox 0755 0 0
@@ -43,7 +45,8 @@ LIST
 	echo "file $path $progs/$tool 0755 0 0"
 done >>"$list"
 
-{ "$gen" -t 0 "$list" && "$here/cpio-empty-links.sh" /fixtures/empty; } >"$out.tmp" ||
+{ "$gen" -t 0 "$list" && "$here/cpio-empty-links.sh" /fixtures/empty \
+	/ovl-lower/empty /ovl-lower/meta; } >"$out.tmp" ||
 	die "cannot write the initramfs"
 mv "$out.tmp" "$out"
 say "initramfs: $out ($(($(stat -c %s "$out") / 1024)) KiB)"

@@ -106,6 +106,8 @@ validate() {
 				need(f, "crash", "mkfs")
 				need(f, "snapshot", "image mkfs")
 				need(f, "send", "image mkfs")
+				need(f, "lower", "setup mkfs")
+				need(f, "copyup", "setup mkfs")
 				need(f, "fsck", "probe check codes")
 				if ((f, "fsck") in runs && (f, "image") in has && (f, "repair") in has)
 					need(f, "fsck", "repair repaired isempty")
