@@ -226,6 +226,12 @@ diskless_dev() {
 # The registry's options, with @SRC standing for the mount source: the
 # directory where overlayfs' setup mounted its upper layer's disk.
 mount_fs() { # fs dev dir
+	m=$(reg get "$1" mounter)
+	if [ -n "$m" ]; then
+		# shellcheck disable=SC2086 # the registry's words
+		mkdir -p "$3" && $m "$3"
+		return
+	fi
 	o=$(reg get "$1" options | sed "s|@SRC|$2|g")
 	mkdir -p "$3" && mount -t "$(fstype "$1")" ${o:+-o "$o"} "$2" "$3"
 }
@@ -309,6 +315,14 @@ plan_scratch() {
 		dev=$(diskless_dev "$fs")
 	fi
 	step "$g" mount mount_fs "$fs" "$dev" "$dir"
+	# A tree its mounter serves (FUSE): against the manifest first,
+	# before anything is added, then the table on its empty link.
+	if reg has "$fs" served; then
+		run "$g" manifest /manifest.txt common,fuse "$dir" --fs "$fs" \
+			--source served
+		run "$g" table "$dir/served" --from "$dir/empty" --fs "$fs" \
+			--source served-table
+	fi
 	if reg has "$fs" table; then
 		run "$g" table "$dir/run" --fs "$fs"
 	fi
@@ -398,7 +412,9 @@ plan_main() {
 	fi
 	case " $(reg disks "$fs") " in
 	*" scratch "*) plan_scratch "$fs" ;;
-	*)	if reg has "$fs" table; then plan_scratch "$fs"; fi ;;
+	*)	if reg has "$fs" table || reg has "$fs" served; then
+			plan_scratch "$fs"
+		fi ;;
 	esac
 	if reg has "$fs" bad; then plan_bad "$fs"; fi
 	if reg has "$fs" snapshot || reg has "$fs" send; then

@@ -44,7 +44,7 @@ validate() {
 		BEGIN {
 			n = split("type options package config mkfs size image bad " \
 				"probe check codes repair repaired isempty progs guest " \
-				"suites create trouble device setup cmdline", k, " ")
+				"suites create trouble device setup cmdline mounter", k, " ")
 			for (i = 1; i <= n; i++) key[k[i]] = 1
 			# Keys that may stand on several lines of one entry.
 			split("package config check trouble", k, " ")
@@ -108,6 +108,7 @@ validate() {
 				need(f, "send", "image mkfs")
 				need(f, "lower", "setup mkfs")
 				need(f, "copyup", "setup mkfs")
+				need(f, "served", "mounter")
 				need(f, "fsck", "probe check codes")
 				if ((f, "fsck") in runs && (f, "image") in has && (f, "repair") in has)
 					need(f, "fsck", "repair repaired isempty")

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel's names for the compiler attributes used here, which the
- * kernel keeps in compiler_attributes.h and user space does not have.
+ * The kernel's names for the compiler attributes and helpers used here,
+ * which the kernel keeps in compiler_attributes.h, bits.h and friends,
+ * and user space does not have.
  */
 #ifndef EMPTYLINK_COMPILER_H
 #define EMPTYLINK_COMPILER_H
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define BIT_ULL(n)		(1ULL << (n))
 
 #define __el_attr(...)		__attribute__((__VA_ARGS__))
 #define __printf(a, b)		__el_attr(format(printf, a, b))

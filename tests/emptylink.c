@@ -42,6 +42,11 @@
  *   emptylink ubi-setup DISK NAME  make DISK an MTD device (block2mtd),
  *                                  attach UBI, make volume NAME on it
  *                                  if it has none; print ubiN:NAME
+ *   emptylink fuse-serve accept|refuse DIR
+ *                                  mount an in-memory FUSE filesystem on
+ *                                  DIR, served until it is unmounted;
+ *                                  it says FUSE_EMPTY_SYMLINKS with
+ *                                  "accept" (fuse.c)
  *        (these print no KTAP, the two -setup ones only that line)
  *
  *   emptylink cases KIND
@@ -61,6 +66,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "compiler.h"
@@ -136,6 +142,19 @@ static int do_ubi_setup(struct cmdline *cl)
 	return ubi_setup(cl->args[0], cl->args[1]);
 }
 
+/* accept|refuse: whether the server says it takes an empty target. */
+static int do_fuse_serve(struct cmdline *cl)
+{
+	const char *mode = cl->args[0];
+
+	if (strcmp(mode, "accept") && strcmp(mode, "refuse")) {
+		fprintf(stderr, "emptylink fuse-serve: unknown mode '%s'\n",
+			mode);
+		return 2;
+	}
+	return fuse_serve(cl->args[1], !strcmp(mode, "accept"));
+}
+
 static int do_cases(struct cmdline *cl)
 {
 	const struct suite_kind *k = kind_find(cl->args[0]);
@@ -188,6 +207,8 @@ static const struct command commands[] = {
 	{ "fscrypt-unlock", "DIR", 1, 1, 0, 0, NULL, NULL, do_unlock },
 	{ "mtd-setup", "DISK KIND", 2, 2, 0, 0, NULL, NULL, do_mtd_setup },
 	{ "ubi-setup", "DISK NAME", 2, 2, 0, 0, NULL, NULL, do_ubi_setup },
+	{ "fuse-serve", "accept|refuse DIR", 2, 2, 0, 0, NULL, NULL,
+	  do_fuse_serve },
 	{ "cases", "KIND", 1, 1, 0, 0, NULL, NULL, do_cases },
 	{ "judge",
 	  "--expect FILE --registry FILE --plan FILE [--strict-rules] KERNEL=RAWFILE...",

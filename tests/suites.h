@@ -74,4 +74,11 @@ int mtd_setup(const char *disk);
 /* Make disk an MTD device with one UBI volume, volname (flash.c). */
 int ubi_setup(const char *disk, const char *volname);
 
+/*
+ * Mount an in-memory FUSE filesystem on dir, served by a forked child
+ * until dir is unmounted; with empty_symlinks the server says
+ * FUSE_EMPTY_SYMLINKS at INIT (fuse.c).  0 once mounted, 1 on failure.
+ */
+int fuse_serve(const char *dir, int empty_symlinks);
+
 #endif
