@@ -1,8 +1,9 @@
 #!/bin/sh
 # disks.sh prepare OUT IMAGES FS...: the disks each filesystem needs
 #   (harness/registry.sh disks): a throwaway copy of its prebuilt image
-#   and of its corrupt-on-purpose image (from IMAGES), and freshly made
-#   scratch and crash filesystems, all in OUT.  Writes OUT/qemu.args, the
+#   and of its corrupt-on-purpose image (from IMAGES), freshly made
+#   scratch and crash filesystems, and a 9p share (a directory,
+#   harness/share-9p.sh), all in OUT.  Writes OUT/qemu.args, the
 #   QEMU arguments that attach them, one per line; each device is named
 #   by its serial (FS-image, FS-bad, FS-scratch, FS-crash), so the guest
 #   never guesses from the order.
@@ -21,13 +22,20 @@ top=$(cd "$here/.." && pwd)
 PROGS=${PROGS:-$top/build/progs}
 reg() { "$here/registry.sh" "$@"; }
 
+# The PCI address of the Nth device (see prepare).
+addr() { # n
+	a=$(($1 / 8 + 8)).$(($1 % 8))
+	[ $(($1 % 8)) -ne 0 ] || a=$a,multifunction=on
+	echo "$a"
+}
+
 prepare() {
 	out=$1 images=$2
 	shift 2
 	mkdir -p "$out"
 	: >"$out/qemu.args"
 	# QEMU's default machine has 32 PCI slots, fewer than the disks of
-	# every column: eight disks share a slot as its functions, from
+	# every column: eight devices share a slot as its functions, from
 	# slot 8 on.  (Behind a PCI-PCI bridge, the guest gets no working
 	# legacy interrupt for them without ACPI: the boot hangs.)
 	n=0
@@ -35,6 +43,23 @@ prepare() {
 		for kind in $(reg disks "$fs"); do
 			f=$out/$fs-$kind.img
 			case "$kind" in
+			share)
+				# A host directory over virtio-9p, not a disk: the
+				# served tree where QEMU maps links to files, else
+				# empty (passthrough makes real links on the host).
+				f=$out/$fs-share model=$(reg get "$fs" share)
+				if [ "$model" = mapped-xattr ]; then
+					"$here/share-9p.sh" "$f" \
+						"$top/fs-images/manifest.txt" common,served
+				else
+					rm -rf "$f" && mkdir -p "$f"
+				fi
+				printf '%s\n' -fsdev \
+					"local,id=fsdev-$fs,path=$f,security_model=$model" \
+					-device "virtio-9p-pci,fsdev=fsdev-$fs,mount_tag=$fs-share,addr=$(addr "$n")" \
+					>>"$out/qemu.args"
+				n=$((n + 1))
+				continue ;;
 			image|bad)
 				name=$(reg word "$fs" "$kind" 1)
 				label=image
@@ -54,11 +79,8 @@ prepare() {
 				[ "$rc" -eq 0 ] ||
 					die "mkfs of the $fs $kind disk failed: $(cat "$out/mkfs-$fs.log")" ;;
 			esac
-			slot=$((n / 8 + 8)) fn=$((n % 8))
-			mf=
-			[ "$fn" -ne 0 ] || mf=,multifunction=on
 			printf '%s\n' -drive "file=$f,format=raw,if=none,id=$fs-$kind" \
-				-device "virtio-blk-pci,drive=$fs-$kind,serial=$fs-$kind,addr=$slot.$fn$mf" \
+				-device "virtio-blk-pci,drive=$fs-$kind,serial=$fs-$kind,addr=$(addr "$n")" \
 				>>"$out/qemu.args"
 			n=$((n + 1))
 		done

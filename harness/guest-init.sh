@@ -315,10 +315,11 @@ plan_scratch() {
 		dev=$(diskless_dev "$fs")
 	fi
 	step "$g" mount mount_fs "$fs" "$dev" "$dir"
-	# A tree its mounter serves (FUSE): against the manifest first,
-	# before anything is added, then the table on its empty link.
+	# A tree served from elsewhere (FUSE's server, 9p's share on the
+	# host): against the manifest first, before anything is added, then
+	# the table on its empty link.
 	if reg has "$fs" served; then
-		run "$g" manifest /manifest.txt common,fuse "$dir" --fs "$fs" \
+		run "$g" manifest /manifest.txt common,served "$dir" --fs "$fs" \
 			--source served
 		run "$g" table "$dir/served" --from "$dir/empty" --fs "$fs" \
 			--source served-table

@@ -12,7 +12,8 @@
 #   each KEY              "FS VALUE" for each KEY line of every filesystem
 #   word FS KEY N         the Nth word of the value of FS's KEY line
 #   has FS SUITE          true when FS runs SUITE
-#   disks FS              the disks FS needs: image bad scratch crash
+#   disks FS              the disks FS needs: image bad share scratch
+#                         crash (share: a host directory, 9p)
 #   sources FS BOOT       "SOURCE KIND": the KTAP sources FS reports in
 #                         BOOT (main, recover, host), and what each is
 #   plan KERNEL FS...     "KERNEL FS SOURCE KIND" for every result a run
@@ -44,7 +45,7 @@ validate() {
 		BEGIN {
 			n = split("type options package config mkfs size image bad " \
 				"probe check codes repair repaired isempty progs guest " \
-				"suites create trouble device setup cmdline mounter", k, " ")
+				"suites create trouble device setup cmdline mounter share", k, " ")
 			for (i = 1; i <= n; i++) key[k[i]] = 1
 			# Keys that may stand on several lines of one entry.
 			split("package config check trouble", k, " ")
@@ -108,7 +109,7 @@ validate() {
 				need(f, "send", "image mkfs")
 				need(f, "lower", "setup mkfs")
 				need(f, "copyup", "setup mkfs")
-				need(f, "served", "mounter")
+				need(f, "served", "mounter|share")
 				need(f, "fsck", "probe check codes")
 				if ((f, "fsck") in runs && (f, "image") in has && (f, "repair") in has)
 					need(f, "fsck", "repair repaired isempty")
@@ -190,6 +191,7 @@ disks() {
 	out=
 	[ -n "$(get "$fs" image)" ] && out="$out image"
 	[ -n "$(get "$fs" bad)" ] && out="$out bad"
+	[ -n "$(get "$fs" share)" ] && out="$out share"
 	if [ -n "$(get "$fs" mkfs)" ]; then
 		for s in table fscrypt remount dropcaches; do
 			if has "$fs" "$s"; then
