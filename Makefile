@@ -98,9 +98,9 @@ $(B)/images/%.img: fs-images/%.img.zst
 
 # Regenerate fs-images/*.img.zst from the filesystems' own tools, or
 # where they cannot make a link, in the patched kernel (ONLY="ext2 ...").
-images: $(B)/btrfs-empty-link $(B)/initramfs.cpio $(B)/accel | deps
+images: $(B)/btrfs-empty-link $(B)/empty-link-shim.so $(B)/initramfs.cpio $(B)/accel | deps
 	KERNEL=$(call BZIMAGE,patched) INITRD=$(B)/initramfs.cpio \
-	ACCEL=$$(cat $(B)/accel) \
+	ACCEL=$$(cat $(B)/accel) SHIM=$(CURDIR)/$(B)/empty-link-shim.so \
 		fs-images/make-images.sh fs-images $(B)/btrfs-empty-link $(ONLY)
 
 .SECONDEXPANSION:
@@ -111,6 +111,10 @@ $(B)/progs/%.built: $$(wildcard patches/$$*/*.patch) harness/progs.sh | deps
 $(B)/btrfs-empty-link: fs-images/btrfs-empty-link.c | deps
 	@mkdir -p $(@D)
 	gcc -O2 -Wall -Wextra -Werror -o $@ $<
+
+$(B)/empty-link-shim.so: fs-images/empty-link-shim.c | deps
+	@mkdir -p $(@D)
+	gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $< -ldl
 
 $(B)/accel: | build
 	$(STAGE) accel harness/accel.sh $(call BZIMAGE,vanilla) >$@

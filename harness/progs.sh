@@ -1,6 +1,6 @@
 #!/bin/sh
 # progs.sh NAME OUT: build the fsck tool of Debian source package NAME
-# (e2fsprogs, xfsprogs, btrfs-progs) with patches/NAME/*.patch
+# (e2fsprogs, xfsprogs, btrfs-progs, squashfs-tools) with patches/NAME/*.patch
 # applied, and install the tool into OUT/bin.  The source comes from
 # Debian with `apt-get source` into OUT/NAME (ignored, never in the
 # repository); this script adds the deb-src entry and the build
@@ -93,6 +93,12 @@ build_e2fsprogs() {
 build_xfsprogs() {
 	./configure --quiet && make headers && make -j"$(($(nproc) + 1))" repair &&
 		cp repair/xfs_repair "$out/bin/xfs_repair"
+}
+
+# unsquashfs only: its -lls is the squashfs check.
+build_squashfs_tools() {
+	make -C squashfs-tools -j"$(($(nproc) + 1))" unsquashfs &&
+		cp squashfs-tools/unsquashfs "$out/bin/unsquashfs"
 }
 
 ensure_sources
