@@ -8,7 +8,7 @@
  * mounts it on dir and returns 0 as soon as mount(2) succeeded, leaving
  * a child that answers the kernel until dir is unmounted; a failure
  * before that prints one line and returns 1.  With empty_symlinks its
- * INIT reply says FUSE_EMPTY_SYMLINKS (protocol 7.42, this series), the
+ * INIT reply says FUSE_EMPTY_SYMLINKS (bit 63, this series), the
  * server's promise that its FUSE_SYMLINK takes an empty target; without
  * it the kernel must keep symlink("") from reaching the server.
  *
@@ -45,17 +45,18 @@
 #include "suites.h"
 
 /*
- * The protocol spoken: Linux 6.12's with this series, 7.42.  The host's
+ * The protocol spoken: Linux 6.12's, 7.41; this series adds an INIT flag
+ * and no minor version (docs/decisions.md, "Rebase notes").  The host's
  * <linux/fuse.h> may be older (Debian 12: 7.38), but every structure
  * used here has the same layout in both; what 7.39-7.41 added
- * (FUSE_STATX, passthrough, idmapped mounts) is not used, and 7.42 only
- * adds an INIT flag.  Below 7.23 the replies were shorter.
+ * (FUSE_STATX, passthrough, idmapped mounts) is not used.  Below 7.23
+ * the replies were shorter.
  */
-#define EMPTYLINK_FUSE_MINOR		42
+#define EMPTYLINK_FUSE_MINOR		41
 #define EMPTYLINK_FUSE_MIN_MINOR	23
 
 #ifndef FUSE_EMPTY_SYMLINKS
-#define FUSE_EMPTY_SYMLINKS		BIT_ULL(41)
+#define FUSE_EMPTY_SYMLINKS		BIT_ULL(63)
 #endif
 
 /*
