@@ -236,28 +236,42 @@ mount_fs() { # fs dev dir
 	mkdir -p "$3" && mount -t "$(fstype "$1")" ${o:+-o "$o"} "$2" "$3"
 }
 
-# A mount source that is itself a mount point (overlayfs: the upper
-# layer's filesystem, mounted by ovl_setup) is unmounted after the
-# filesystem on top of it, so that its disk is left clean for the
-# host's checker, and mounted again by a remount, so that the links
-# come back from that disk.
-under_mount() { # dev
+under_mount() { # dir
 	awk -v d="$1" '$2 == d { f = 1 } END { exit !f }' /proc/mounts
 }
 
+# The filesystem below a mount source, unmounted after the one on top of
+# it, so that its disk is left clean for the host's checker, and mounted
+# again by a remount, so that the links come back from that disk:
+# overlayfs' upper layer (the source is its mount point, ovl_setup), or
+# the disk knfsd exports (127.0.0.1:/NAME is /srv/nfs/NAME, nfs_setup),
+# whose server is stopped first and started again after.
+below() { # dev
+	case $1 in
+	127.0.0.1:/*) echo "$NFS_ROOT/${1#127.0.0.1:/}" ;;
+	*) if under_mount "$1"; then echo "$1"; fi ;;
+	esac
+}
+
 remount_fs() { # fs dev dir
+	b=$(below "$2")
 	umount "$3" || return 1
-	if under_mount "$2"; then
+	if [ -n "$b" ]; then
 		# shellcheck disable=SC2046 # device and type: no blanks
-		set -- "$@" $(awk -v d="$2" '$2 == d { print $1, $3 }' /proc/mounts)
-		umount "$2" && mount -t "$5" "$4" "$2" || return 1
+		set -- "$@" $(awk -v d="$b" '$2 == d { print $1, $3 }' /proc/mounts)
+		case $2 in *:/*) nfs_stop || return 1 ;; esac
+		umount "$b" && mount -t "$5" "$4" "$b" || return 1
+		case $2 in *:/*) nfs_start "$b" || return 1 ;; esac
 	fi
 	mount_fs "$1" "$2" "$3"
 }
 
 umount_fs() { # dev dir
+	b=$(below "$1")
 	umount "$2" || return 1
-	if under_mount "$1"; then umount "$1"; fi
+	[ -n "$b" ] || return 0
+	case $1 in *:/*) nfs_stop || return 1 ;; esac
+	umount "$b"
 }
 
 # The setup of an overlayfs column: its scratch DISK, made by the
@@ -272,6 +286,58 @@ ovl_setup() { # type[:options] disk kind
 	case "$1" in *:*) o=${1#*:} ;; esac
 	mkdir -p "$d" && mount -t "$t" ${o:+-o "$o"} "$2" "$d" &&
 		mkdir -p "$d/upper" "$d/work" && echo "$d"
+}
+
+# NFS: knfsd and the NFS client over loopback in this guest, without
+# nfs-utils (docs/decisions.md, "NFS: knfsd in the guest").  The
+# registry's setup "nfs_setup TYPE" mounts the column's disk at
+# /srv/nfs/NAME, starts knfsd (NFSv4 only: no rpcbind, no lockd) and
+# exports it; the mount source is 127.0.0.1:/NAME.  The export caches
+# that rpc.mountd would fill are written here, with an expiry far away,
+# and knfsd is stopped before its disk is unmounted: that drops every
+# export and every open file it holds.
+NFSD=/proc/fs/nfsd NFS_ROOT=/srv/nfs NFS_EXPIRY=2147483647
+
+nfs_cache() { # cache line
+	echo "$2" >"/proc/net/rpc/$1/channel"
+}
+
+# fsid N's key in nfsd.fh: the fsid as a host-endian (x86: little) u32.
+nfs_export() { # dir fsid
+	nfs_cache nfsd.fh "local 1 \\x$(printf %02x "$2")000000 $NFS_EXPIRY $1" &&
+		nfs_cache nfsd.export "local $1 $NFS_EXPIRY 9218 65534 65534 $2"
+}
+
+# The NFSv4 pseudo-root (fsid 0): a tmpfs of its own, under which each
+# exported disk is mounted.
+nfs_root() {
+	under_mount "$NFS_ROOT" && return 0
+	mkdir -p "$NFS_ROOT" && mount -t tmpfs nfsroot "$NFS_ROOT"
+}
+
+nfs_start() { # dir-to-export
+	if [ ! -f "$NFSD/threads" ]; then
+		mkdir -p "$NFSD" && mount -t nfsd nfsd "$NFSD" || return 1
+	fi
+	ip link set lo up && mkdir -p /var/lib/nfs/v4recovery &&
+		echo "-3 +4" >"$NFSD/versions" &&
+		echo "tcp 2049" >"$NFSD/portlist" &&
+		echo 2 >"$NFSD/threads" &&
+		nfs_cache auth.unix.ip "nfsd 127.0.0.1 $NFS_EXPIRY local" &&
+		nfs_export "$NFS_ROOT" 0 && nfs_export "$1" 1 &&
+		echo Y >"$NFSD/v4_end_grace"
+}
+
+nfs_stop() {
+	[ -f "$NFSD/threads" ] || return 0
+	echo 0 >"$NFSD/threads"
+}
+
+# Prints the mount source (attach's contract).
+nfs_setup() { # type disk kind
+	d=$NFS_ROOT/$attach_fs-$3
+	nfs_stop && nfs_root && mkdir -p "$d" && mount -t "$1" "$2" "$d" && nfs_start "$d" &&
+		echo "127.0.0.1:/$attach_fs-$3"
 }
 
 drop_caches() {
@@ -303,7 +369,7 @@ plan_image() {
 	if reg has "$fs" image; then
 		run "$g" table "$dir/run" --from "$dir/empty" --fs "$fs"
 	fi
-	step "$g" umount umount "$dir"
+	step "$g" umount umount_fs "$(src "$fs" image)" "$dir"
 }
 
 plan_scratch() {
