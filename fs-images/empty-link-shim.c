@@ -5,8 +5,8 @@
  * returns 0 bytes and lstat() reports st_size 0.  The host kernel
  * cannot make an empty link (it has no part of this series), but the
  * tools that pack a tree into a read-only image (mksquashfs,
- * mkfs.erofs, mkfs.cramfs, genromfs) store whatever readlink() and
- * lstat() say, so an image gets an empty link the way a system that
+ * mkfs.erofs, mkfs.cramfs, genromfs, makefs) store whatever readlink()
+ * and lstat() say, so an image gets an empty link the way a system that
  * allows one would write it, with the format's own tool.
  *
  * It also reports every file's st_atime and st_ctime as its st_mtime:

@@ -289,9 +289,9 @@ ovl_setup() { # type[:options] disk kind
 }
 
 # NFS: knfsd and the NFS client over loopback in this guest, without
-# nfs-utils (docs/decisions.md, "NFS: knfsd in the guest").  The
-# registry's setup "nfs_setup TYPE" mounts the column's disk at
-# /srv/nfs/NAME, starts knfsd (NFSv4 only: no rpcbind, no lockd) and
+# nfs-utils (docs/decisions.md, "NFS: knfsd and the client in the
+# guest").  The registry's setup "nfs_setup TYPE" mounts the column's
+# disk at /srv/nfs/NAME, starts knfsd (NFSv4 only: no rpcbind, no lockd) and
 # exports it; the mount source is 127.0.0.1:/NAME.  The export caches
 # that rpc.mountd would fill are written here, with an expiry far away,
 # and knfsd is stopped before its disk is unmounted: that drops every
