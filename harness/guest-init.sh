@@ -248,7 +248,7 @@ under_mount() { # dir
 # whose server is stopped first and started again after.
 below() { # dev
 	case $1 in
-	127.0.0.1:/*) echo "$NFS_ROOT/${1#127.0.0.1:/}" ;;
+	"$NFS_HOST":/*) echo "$NFS_ROOT/${1#"$NFS_HOST":/}" ;;
 	*) if under_mount "$1"; then echo "$1"; fi ;;
 	esac
 }
@@ -259,9 +259,9 @@ remount_fs() { # fs dev dir
 	if [ -n "$b" ]; then
 		# shellcheck disable=SC2046 # device and type: no blanks
 		set -- "$@" $(awk -v d="$b" '$2 == d { print $1, $3 }' /proc/mounts)
-		case $2 in *:/*) nfs_stop || return 1 ;; esac
+		case $2 in "$NFS_HOST":/*) nfs_stop || return 1 ;; esac
 		umount "$b" && mount -t "$5" "$4" "$b" || return 1
-		case $2 in *:/*) nfs_start "$b" || return 1 ;; esac
+		case $2 in "$NFS_HOST":/*) nfs_start "$b" || return 1 ;; esac
 	fi
 	mount_fs "$1" "$2" "$3"
 }
@@ -270,7 +270,7 @@ umount_fs() { # dev dir
 	b=$(below "$1")
 	umount "$2" || return 1
 	[ -n "$b" ] || return 0
-	case $1 in *:/*) nfs_stop || return 1 ;; esac
+	case $1 in "$NFS_HOST":/*) nfs_stop || return 1 ;; esac
 	umount "$b"
 }
 
@@ -296,7 +296,7 @@ ovl_setup() { # type[:options] disk kind
 # that rpc.mountd would fill are written here, with an expiry far away,
 # and knfsd is stopped before its disk is unmounted: that drops every
 # export and every open file it holds.
-NFSD=/proc/fs/nfsd NFS_ROOT=/srv/nfs NFS_EXPIRY=2147483647
+NFSD=/proc/fs/nfsd NFS_ROOT=/srv/nfs NFS_EXPIRY=2147483647 NFS_HOST=127.0.0.1
 
 nfs_cache() { # cache line
 	echo "$2" >"/proc/net/rpc/$1/channel"
@@ -323,7 +323,7 @@ nfs_start() { # dir-to-export
 		echo "-3 +4" >"$NFSD/versions" &&
 		echo "tcp 2049" >"$NFSD/portlist" &&
 		echo 2 >"$NFSD/threads" &&
-		nfs_cache auth.unix.ip "nfsd 127.0.0.1 $NFS_EXPIRY local" &&
+		nfs_cache auth.unix.ip "nfsd $NFS_HOST $NFS_EXPIRY local" &&
 		nfs_export "$NFS_ROOT" 0 && nfs_export "$1" 1 &&
 		echo Y >"$NFSD/v4_end_grace"
 }
@@ -337,7 +337,7 @@ nfs_stop() {
 nfs_setup() { # type disk kind
 	d=$NFS_ROOT/$attach_fs-$3
 	nfs_stop && nfs_root && mkdir -p "$d" && mount -t "$1" "$2" "$d" && nfs_start "$d" &&
-		echo "127.0.0.1:/$attach_fs-$3"
+		echo "$NFS_HOST:/$attach_fs-$3"
 }
 
 drop_caches() {
