@@ -226,7 +226,7 @@ diskless_dev() {
 # The registry's options, with @SRC standing for the mount source: the
 # directory where overlayfs' setup mounted its upper layer's disk.
 mount_fs() { # fs dev dir
-	m=$(reg get "$1" mounter)
+	m=$(reg get "$1" mounter | sed "s|@SRC|$2|g")
 	if [ -n "$m" ]; then
 		# shellcheck disable=SC2086 # the registry's words
 		mkdir -p "$3" && $m "$3"
@@ -291,8 +291,9 @@ ovl_setup() { # type[:options] disk kind
 # NFS: knfsd and the NFS client over loopback in this guest, without
 # nfs-utils (docs/decisions.md, "NFS: knfsd and the client in the
 # guest").  The registry's setup "nfs_setup TYPE" mounts the column's
-# disk at /srv/nfs/NAME, starts knfsd (NFSv4 only: no rpcbind, no lockd) and
-# exports it; the mount source is 127.0.0.1:/NAME.  The export caches
+# disk at /srv/nfs/NAME, starts knfsd (NFSv3 and NFSv4; a stub rpcbind
+# takes the registrations of NFSv3 and of lockd) and exports it; the
+# mount source is 127.0.0.1:/NAME.  The export caches
 # that rpc.mountd would fill are written here, with an expiry far away,
 # and knfsd is stopped before its disk is unmounted: that drops every
 # export and every open file it holds.
@@ -319,8 +320,11 @@ nfs_start() { # dir-to-export
 	if [ ! -f "$NFSD/threads" ]; then
 		mkdir -p "$NFSD" && mount -t nfsd nfsd "$NFSD" || return 1
 	fi
+	if [ ! -f /run/rpcbind-stub ]; then
+		mkdir -p /run && /emptylink rpcbind-stub && : >/run/rpcbind-stub || return 1
+	fi
 	ip link set lo up && mkdir -p /var/lib/nfs/v4recovery &&
-		echo "-3 +4" >"$NFSD/versions" &&
+		echo "+3 +4" >"$NFSD/versions" &&
 		echo "tcp 2049" >"$NFSD/portlist" &&
 		echo 2 >"$NFSD/threads" &&
 		nfs_cache auth.unix.ip "nfsd $NFS_HOST $NFS_EXPIRY local" &&
@@ -338,6 +342,44 @@ nfs_setup() { # type disk kind
 	d=$NFS_ROOT/$attach_fs-$3
 	nfs_stop && nfs_root && mkdir -p "$d" && mount -t "$1" "$2" "$d" && nfs_start "$d" &&
 		echo "$NFS_HOST:/$attach_fs-$3"
+}
+
+# The mounter of an NFSv3 column (there is no rpc.mountd to ask for the
+# root file handle: /emptylink takes it from knfsd).
+nfs3_mount() { # source dir
+	/emptylink nfs3-mount "$1" "$(below "$1")" "$2"
+}
+
+# The setup of an eCryptfs column: its disk, mounted at
+# /ecryptfs/FS-KIND, is the lower directory, the mount source; the test
+# key goes into the user keyring.  With "plant" (filename encryption), an
+# empty link named "empty" through eCryptfs is made in the lower
+# directory under the encrypted name eCryptfs gives a file "empty": a
+# file made through a mount of it, then replaced by symlink("") below.
+# A kernel that cannot make an empty link on the lower filesystem
+# (vanilla) is left without "empty": the suite that needs it then
+# observes the ENOENT of its link() (setup:ENOENT).
+ecryptfs_setup() { # type [plant] disk kind
+	t=$1 plant= && shift
+	if [ "$1" = plant ]; then plant=1 && shift; fi
+	d=/ecryptfs/$attach_fs-$2 o=$(reg get "$attach_fs" options)
+	mkdir -p "$d" && mount -t "$t" "$1" "$d" &&
+		/emptylink ecryptfs-key "$(ecryptfs_sig "$o")" || return 1
+	[ -n "$plant" ] || { echo "$d" && return 0; }
+	p=/ecryptfs/plant
+	mkdir -p "$p" && mount -t ecryptfs -o "$o" "$d" "$p" && : >"$p/empty" &&
+		umount "$p" || return 1
+	n='' c=0
+	for f in "$d"/ECRYPTFS_FNEK_ENCRYPTED.*; do
+		if [ -e "$f" ]; then n=$f c=$((c + 1)); fi
+	done
+	[ "$c" = 1 ] && rm "$n" || return 1
+	ln -s "" "$n" || echo "ecryptfs_setup: no empty link on $1" >&2
+	echo "$d"
+}
+
+ecryptfs_sig() { # options
+	echo "$1" | tr , '\n' | sed -n 's/^ecryptfs_sig=//p'
 }
 
 drop_caches() {
@@ -392,6 +434,9 @@ plan_scratch() {
 	fi
 	if reg has "$fs" table; then
 		run "$g" table "$dir/run" --fs "$fs"
+	fi
+	if reg has "$fs" items; then
+		run "$g" items "$dir" --fs "$fs"
 	fi
 	# The table in an encrypted directory; a remount drops the key, and
 	# the links read back once it is added again.
@@ -479,7 +524,8 @@ plan_main() {
 	fi
 	case " $(reg disks "$fs") " in
 	*" scratch "*) plan_scratch "$fs" ;;
-	*)	if reg has "$fs" table || reg has "$fs" served; then
+	*)	if reg has "$fs" table || reg has "$fs" served ||
+			reg has "$fs" items; then
 			plan_scratch "$fs"
 		fi ;;
 	esac

@@ -82,6 +82,7 @@ static const struct suite_kind kinds[] = {
 	{ "cleanup", SUITE_CLEANUP, -1, 0, 1 },
 	{ "manifest", SUITE_MANIFEST, -1, 1, 1 },
 	{ "links", SUITE_LINKS, -1, 1, 1 },
+	{ "items", SUITE_ITEMS, -1, 0, 1 },
 	/* The host's fsck verdicts: no suite_id of cases ("suite" unused). */
 	{ "observed", SUITE_SELFTEST, -1, 0, 0 },
 };

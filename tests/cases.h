@@ -32,6 +32,7 @@ enum suite_id {
 	SUITE_CLEANUP,	/* the crash directory, removed and remounted */
 	SUITE_MANIFEST,	/* run once per entry of fs-images/manifest.txt */
 	SUITE_LINKS,	/* run once per PATH given on the command line */
+	SUITE_ITEMS,	/* configfs: links between config items, in order */
 };
 
 struct record;

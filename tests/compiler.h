@@ -17,5 +17,6 @@
 #define __used			__el_attr(used)
 #define __section(s)		__el_attr(section(s))
 #define __aligned(x)		__el_attr(aligned(x))
+#define __packed		__el_attr(packed)
 
 #endif

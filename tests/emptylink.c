@@ -20,6 +20,8 @@
  *                              remounted: it must be gone (reads DIR.made)
  *   emptylink links ROOT PATH...
  *        each PATH under ROOT must be an empty link (snapshots, send)
+ *   emptylink items ROOT       configfs mounted at ROOT: links between
+ *                              the NVMe target's items; source "items"
  *   emptylink observed NAME=OBSERVED=WANT...
  *        host-measured observations (fsck) as the same raw KTAP
  *
@@ -47,6 +49,11 @@
  *                                  DIR, served until it is unmounted;
  *                                  it says FUSE_EMPTY_SYMLINKS with
  *                                  "accept" (fuse.c)
+ *   emptylink ecryptfs-key SIG     add eCryptfs' test key, signature SIG
+ *   emptylink rpcbind-stub         answer knfsd's registrations (nfs.c)
+ *   emptylink nfs3-mount SOURCE EXPORT DIR
+ *                                  mount SOURCE (HOST:/PATH) over NFSv3
+ *                                  on DIR, knfsd exporting EXPORT there
  *        (these print no KTAP, the two -setup ones only that line)
  *
  *   emptylink cases KIND
@@ -105,6 +112,26 @@ static int do_cleanup(struct cmdline *cl)
 static int do_links(struct cmdline *cl)
 {
 	return run_links(&cl->s, cl->args[0], cl->args + 1, cl->nargs - 1);
+}
+
+static int do_items(struct cmdline *cl)
+{
+	return run_items(&cl->s, cl->args[0]);
+}
+
+static int do_ecryptfs_key(struct cmdline *cl)
+{
+	return ecryptfs_key(cl->args[0]);
+}
+
+static int do_rpcbind_stub(struct cmdline *cl)
+{
+	return rpcbind_stub();
+}
+
+static int do_nfs3_mount(struct cmdline *cl)
+{
+	return nfs3_mount(cl->args[0], cl->args[1], cl->args[2]);
 }
 
 static int do_observed(struct cmdline *cl)
@@ -198,6 +225,8 @@ static const struct command commands[] = {
 	  O_FS | O_INDEX | O_SOURCE, NULL, NULL, do_cleanup },
 	{ "links", "ROOT PATH... " SUITE_OPTS " --source LABEL", 2, -1,
 	  O_SUITE, O_FS | O_INDEX | O_SOURCE, NULL, NULL, do_links },
+	{ "items", "ROOT " SUITE_OPTS " [--source LABEL]", 1, 1, O_SUITE,
+	  O_FS | O_INDEX, "items", NULL, do_items },
 	{ "observed", "NAME=OBSERVED=WANT... " SUITE_OPTS " --source LABEL",
 	  1, -1, O_SUITE, O_FS | O_INDEX | O_SOURCE, NULL, NULL,
 	  do_observed },
@@ -209,6 +238,10 @@ static const struct command commands[] = {
 	{ "ubi-setup", "DISK NAME", 2, 2, 0, 0, NULL, NULL, do_ubi_setup },
 	{ "fuse-serve", "accept|refuse DIR", 2, 2, 0, 0, NULL, NULL,
 	  do_fuse_serve },
+	{ "ecryptfs-key", "SIG", 1, 1, 0, 0, NULL, NULL, do_ecryptfs_key },
+	{ "rpcbind-stub", "", 0, 0, 0, 0, NULL, NULL, do_rpcbind_stub },
+	{ "nfs3-mount", "SOURCE EXPORT DIR", 3, 3, 0, 0, NULL, NULL,
+	  do_nfs3_mount },
 	{ "cases", "KIND", 1, 1, 0, 0, NULL, NULL, do_cases },
 	{ "judge",
 	  "--expect FILE --registry FILE --plan FILE [--strict-rules] KERNEL=RAWFILE...",

@@ -36,7 +36,7 @@ static const char *parse(const char *line, struct planned *x)
 		return bad;
 	x->kind = kind_find(kind);
 	if (!x->kind)
-		return "unknown KIND (table, persist, crash, cleanup, manifest, links or observed)";
+		return "unknown KIND (see the registry's suite lines)";
 	return NULL;
 }
 

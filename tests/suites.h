@@ -81,4 +81,18 @@ int ubi_setup(const char *disk, const char *volname);
  */
 int fuse_serve(const char *dir, int empty_symlinks);
 
+/* configfs: links between the NVMe target's items under root (configfs.c). */
+int run_items(struct suite *s, const char *root);
+
+/* Add eCryptfs' test key, signature sig, to the user keyring (ecryptfs.c). */
+int ecryptfs_key(const char *sig);
+
+/*
+ * NFSv3 without nfs-utils (nfs.c): a stub rpcbind for knfsd's and
+ * lockd's registrations, forked into the background; and a mount of
+ * source (HOST:/PATH, knfsd exporting the directory export) on dir.
+ */
+int rpcbind_stub(void);
+int nfs3_mount(const char *source, const char *export, const char *dir);
+
 #endif
