@@ -24,6 +24,7 @@ static unsigned int nr_creates;
 /* The cases whose want is the registry's "create". */
 static const char *const create_cases[] = {
 	"create.symlink", "create.symlinkat", "create.io_uring",
+	"create.answer_matches",
 };
 
 static const char *parse(const char *line, struct fs_create *x, int *is)
