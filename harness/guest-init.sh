@@ -438,6 +438,10 @@ plan_scratch() {
 	if reg has "$fs" items; then
 		run "$g" items "$dir" --fs "$fs"
 	fi
+	# knfsd's own answers, without the client: the exported directory.
+	if reg has "$fs" wire; then
+		run "$g" wire "$(below "$dev")" --fs "$fs"
+	fi
 	# The table in an encrypted directory; a remount drops the key, and
 	# the links read back once it is added again.
 	if reg has "$fs" fscrypt; then

@@ -51,7 +51,7 @@ validate() {
 			split("package config check trouble", k, " ")
 			for (i in k) multi[k[i]] = 1
 			# What a source reports (tests/caselist.c, kinds[]).
-			split("table persist crash cleanup manifest links items observed", k, " ")
+			split("table persist crash cleanup manifest links items wire observed", k, " ")
 			for (i in k) kind[k[i]] = 1
 		}
 		/^[ \t]*#/ || NF == 0 { next }
@@ -110,6 +110,7 @@ validate() {
 				need(f, "lower", "setup mkfs")
 				need(f, "copyup", "setup mkfs")
 				need(f, "served", "mounter|share")
+				need(f, "wire", "setup mkfs")
 				need(f, "fsck", "probe check codes")
 				if ((f, "fsck") in runs && (f, "image") in has && (f, "repair") in has)
 					need(f, "fsck", "repair repaired isempty")

@@ -83,6 +83,7 @@ static const struct suite_kind kinds[] = {
 	{ "manifest", SUITE_MANIFEST, -1, 1, 1 },
 	{ "links", SUITE_LINKS, -1, 1, 1 },
 	{ "items", SUITE_ITEMS, -1, 0, 1 },
+	{ "wire", SUITE_WIRE, -1, 0, 1 },
 	/* The host's fsck verdicts: no suite_id of cases ("suite" unused). */
 	{ "observed", SUITE_SELFTEST, -1, 0, 0 },
 };

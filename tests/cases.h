@@ -33,6 +33,7 @@ enum suite_id {
 	SUITE_MANIFEST,	/* run once per entry of fs-images/manifest.txt */
 	SUITE_LINKS,	/* run once per PATH given on the command line */
 	SUITE_ITEMS,	/* configfs: links between config items, in order */
+	SUITE_WIRE,	/* knfsd: NFSv3 calls made by hand, in order */
 };
 
 struct record;

@@ -131,23 +131,11 @@ static void remove_items(const char *root)
 int run_items(struct suite *s, const char *root)
 {
 	struct ctx c = { .dfd = AT_FDCWD, .path = root };
-	char observed[OBS_LEN];
-	const struct tcase **v;
-	unsigned int i, n;
+	int ret;
 
-	v = cases_of(SUITE_ITEMS, &n);
-	if (!v)
-		return ktap_abort(s, "out of memory");
 	if (!s->broken && make_items(root) < 0)
 		s->broken = "items";
-	ktap_begin(s, n);
-	for (i = 0; i < n; i++) {
-		snprintf(observed, sizeof(observed), "?");
-		if (!s->broken)
-			v[i]->run(&c, observed);
-		ktap_case(s, v[i]->name, v[i]->want, observed);
-	}
+	ret = run_in_order(s, SUITE_ITEMS, &c);
 	remove_items(root);
-	free(v);
-	return ktap_end(s);
+	return ret;
 }

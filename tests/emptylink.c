@@ -22,6 +22,8 @@
  *        each PATH under ROOT must be an empty link (snapshots, send)
  *   emptylink items ROOT       configfs mounted at ROOT: links between
  *                              the NVMe target's items; source "items"
+ *   emptylink wire EXPORT      knfsd exporting EXPORT: NFSv3 SYMLINK
+ *                              calls made by hand; source "wire"
  *   emptylink observed NAME=OBSERVED=WANT...
  *        host-measured observations (fsck) as the same raw KTAP
  *
@@ -117,6 +119,11 @@ static int do_links(struct cmdline *cl)
 static int do_items(struct cmdline *cl)
 {
 	return run_items(&cl->s, cl->args[0]);
+}
+
+static int do_wire(struct cmdline *cl)
+{
+	return run_wire(&cl->s, cl->args[0]);
 }
 
 static int do_ecryptfs_key(struct cmdline *cl)
@@ -227,6 +234,8 @@ static const struct command commands[] = {
 	  O_SUITE, O_FS | O_INDEX | O_SOURCE, NULL, NULL, do_links },
 	{ "items", "ROOT " SUITE_OPTS " [--source LABEL]", 1, 1, O_SUITE,
 	  O_FS | O_INDEX, "items", NULL, do_items },
+	{ "wire", "EXPORT " SUITE_OPTS " [--source LABEL]", 1, 1, O_SUITE,
+	  O_FS | O_INDEX, "wire", NULL, do_wire },
 	{ "observed", "NAME=OBSERVED=WANT... " SUITE_OPTS " --source LABEL",
 	  1, -1, O_SUITE, O_FS | O_INDEX | O_SOURCE, NULL, NULL,
 	  do_observed },

@@ -43,7 +43,7 @@
 #define RPCBIND_ABSTRACT "/run/rpcbind.sock"
 #define LAST_FRAGMENT 0x80000000u
 
-static int read_all(int fd, void *buf, size_t len)
+int read_full(int fd, void *buf, size_t len)
 {
 	char *p = buf;
 	ssize_t n;
@@ -69,15 +69,15 @@ static void rpcbind_serve(int fd)
 	size_t len, rest, n;
 
 	for (;;) {
-		if (read_all(fd, &mark, 4) < 0)
+		if (read_full(fd, &mark, 4) < 0)
 			return;
 		len = ntohl(mark) & ~LAST_FRAGMENT;
 		/* xid, CALL, rpcvers, prog, vers, proc: then cred, verf, args */
-		if (len < sizeof(call) || read_all(fd, call, sizeof(call)) < 0)
+		if (len < sizeof(call) || read_full(fd, call, sizeof(call)) < 0)
 			return;
 		for (rest = len - sizeof(call); rest; rest -= n) {
 			n = rest < sizeof(skip) ? rest : sizeof(skip);
-			if (read_all(fd, skip, n) < 0)
+			if (read_full(fd, skip, n) < 0)
 				return;
 		}
 		reply[1] = call[0];		/* xid */
@@ -138,7 +138,7 @@ int rpcbind_stub(void)
 }
 
 /* knfsd's answer: "\x" and the handle in hex, for domain "local". */
-static int root_handle(const char *export, struct nfs3_fh *fh)
+int nfs_root_handle(const char *export, struct nfs3_fh *fh)
 {
 	char buf[2 * NFS3_FHSIZE + 64];
 	unsigned int i, byte;
@@ -185,7 +185,7 @@ int nfs3_mount(const char *source, const char *export, const char *dir)
 			source);
 		return 2;
 	}
-	if (root_handle(export, &d.root) < 0)
+	if (nfs_root_handle(export, &d.root) < 0)
 		return 1;
 	d.version = 6;
 	d.flags = NFS_MOUNT_VER3 | NFS_MOUNT_TCP | NFS_MOUNT_NONLM;

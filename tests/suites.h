@@ -81,6 +81,12 @@ int ubi_setup(const char *disk, const char *volname);
  */
 int fuse_serve(const char *dir, int empty_symlinks);
 
+/*
+ * The cases of suite id, each once, in declaration order, all on c
+ * (ordered.c); a set-up failure before it is s->broken.
+ */
+int run_in_order(struct suite *s, enum suite_id id, const struct ctx *c);
+
 /* configfs: links between the NVMe target's items under root (configfs.c). */
 int run_items(struct suite *s, const char *root);
 
@@ -94,5 +100,12 @@ int ecryptfs_key(const char *sig);
  */
 int rpcbind_stub(void);
 int nfs3_mount(const char *source, const char *export, const char *dir);
+/* read() len bytes, or -1 (nfs.c). */
+int read_full(int fd, void *buf, size_t len);
+/* knfsd's root file handle of export, for the client "local". */
+struct nfs3_fh;
+int nfs_root_handle(const char *export, struct nfs3_fh *fh);
+/* knfsd exporting export: NFSv3 SYMLINK calls made by hand (wire.c). */
+int run_wire(struct suite *s, const char *export);
 
 #endif
