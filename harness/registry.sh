@@ -45,7 +45,7 @@ validate() {
 		BEGIN {
 			n = split("type options package config mkfs size image bad " \
 				"probe check codes repair repaired isempty progs guest " \
-				"suites create trouble device setup cmdline mounter share mkimage", k, " ")
+				"suites create trouble device setup cmdline mounter share mkimage precheck", k, " ")
 			for (i = 1; i <= n; i++) key[k[i]] = 1
 			# Keys that may stand on several lines of one entry.
 			split("package config check trouble", k, " ")

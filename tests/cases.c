@@ -15,16 +15,13 @@
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cases.h"
 #include "uring.h"
-#include "xfs.h"
 
 /* Creating */
 
@@ -370,44 +367,6 @@ CASE(TABLE, self, utimensat_nofollow, "ok", NEEDS_EMPTY)
 		obs_rc(out, -1);
 	else if (st.st_mtim.tv_sec != ts[1].tv_sec)
 		snprintf(out, OBS_LEN, "mtime=%lld", (long long)st.st_mtim.tv_sec);
-	else
-		snprintf(out, OBS_LEN, "ok");
-}
-
-/* xfs online scrub of the link's inode, as xfs_scrub does it (xfs.h). */
-CASE(TABLE, self, xfs_scrub, "ok", NEEDS_EMPTY)
-{
-	struct xfs_scrub_metadata sm = { .sm_type = XFS_SCRUB_TYPE_SYMLINK };
-	struct xfs_bulkstat_one bs;
-	struct statfs sfs;
-	struct stat st;
-
-	if (fstatfs(c->dfd, &sfs) < 0 || lstat("e", &st) < 0) {
-		obs_rc(out, -1);
-		return;
-	}
-	if (sfs.f_type != XFS_SUPER_MAGIC) {
-		obs_skip(out, "not xfs");
-		return;
-	}
-	/* Scrub wants the inode's generation too: bulkstat gives it. */
-	memset(&bs, 0, sizeof(bs));
-	bs.hdr.ino = st.st_ino;
-	bs.hdr.icount = 1;
-	if (ioctl(c->dfd, XFS_IOC_BULKSTAT, &bs) < 0) {
-		snprintf(out, OBS_LEN, "bulkstat:%s", errno_name(errno));
-		return;
-	}
-	if (bs.hdr.ocount != 1 || bs.bs_ino != (__u64)st.st_ino) {
-		snprintf(out, OBS_LEN, "bulkstat:other-inode");
-		return;
-	}
-	sm.sm_ino = st.st_ino;
-	sm.sm_gen = bs.bs_gen;
-	if (ioctl(c->dfd, XFS_IOC_SCRUB_METADATA, &sm) < 0)
-		obs_rc(out, -1);
-	else if (sm.sm_flags & XFS_SCRUB_OFLAG_CORRUPT)
-		snprintf(out, OBS_LEN, "corrupt");
 	else
 		snprintf(out, OBS_LEN, "ok");
 }

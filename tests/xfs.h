@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The xfs ioctls self.xfs_scrub uses, as xfs_scrub does: the uapi structs
+ * The xfs ioctls tests/xfs.c uses, as xfs_scrub does: the uapi structs
  * of fs/xfs/libxfs/xfs_fs.h cut to the fields used, so that the guest
  * build needs no xfslibs-dev.
  */
@@ -38,7 +38,20 @@ static_assert(sizeof(struct xfs_bulkstat_one) == 64 + 256, "xfs_bulkstat");
 #define XFS_SUPER_MAGIC		0x58465342
 #define XFS_IOC_BULKSTAT	_IOR('X', 127, struct xfs_bulk_ireq)
 #define XFS_IOC_SCRUB_METADATA	_IOWR('X', 60, struct xfs_scrub_metadata)
+#define XFS_SCRUB_TYPE_INODE	11
+#define XFS_SCRUB_TYPE_BMBTD	12
+#define XFS_SCRUB_TYPE_DIR	15
 #define XFS_SCRUB_TYPE_SYMLINK	17
-#define XFS_SCRUB_OFLAG_CORRUPT	0x2	/* (1u << 1) in xfs_fs.h */
+#define XFS_SCRUB_TYPE_PARENT	18
+
+/* The flags, as xfs_fs.h writes them in its comments. */
+#define XFS_SCRUB_IFLAG_REPAIR	0x1	/* (1u << 0) */
+#define XFS_SCRUB_OFLAG_CORRUPT	0x2	/* (1u << 1) */
+#define XFS_SCRUB_OFLAG_PREEN	0x4	/* (1u << 2) */
+#define XFS_SCRUB_OFLAG_XFAIL	0x8	/* (1u << 3) */
+#define XFS_SCRUB_OFLAG_XCORRUPT	0x10	/* (1u << 4) */
+#define XFS_SCRUB_OFLAG_INCOMPLETE	0x20	/* (1u << 5) */
+#define XFS_SCRUB_OFLAG_WARNING	0x40	/* (1u << 6) */
+#define XFS_SCRUB_IFLAG_FORCE_REBUILD	0x100	/* (1u << 8) */
 
 #endif

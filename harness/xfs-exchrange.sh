@@ -1,0 +1,46 @@
+#!/bin/sh
+# xfs-exchrange.sh mkfs IMAGE: an xfs on which 6.12's online repair can
+# rebuild a symlink: reverse mappings (mkfs -m rmapbt=1), and the
+# exchange-range feature (XFS_SB_FEAT_INCOMPAT_EXCHRANGE, 1 << 6), which
+# xrep_symlink() needs to swap the rebuilt target in and which mkfs.xfs
+# 6.1 cannot set: xfs_db sets the bit.  -d: xfs_db's write verifier
+# rejects a feature bit xfsprogs 6.1 does not know; the CRC is still
+# recomputed.
+# xfs-exchrange.sh clear IMAGE: the bit cleared again, after the guest
+# unmounted the disk, so that xfs_repair 6.1 (stock and patched), which
+# refuses any unknown incompatible feature, can check it.  The bit only
+# allows mapping-exchange intents in the log, and the log of a cleanly
+# unmounted disk holds none (xfs_repair -n still reports a dirty log).
+# No bound of its own: harness/disks.sh runs it under timeout(1).
+set -eu
+mode=${1:-} img=${2:-}
+[ -f "$img" ] || { echo "usage: xfs-exchrange.sh mkfs|clear IMAGE" >&2; exit 1; }
+bit=0x40
+
+incompat() {
+	v=$(xfs_db -r -c "sb 0" -c "print features_incompat" "$img" 2>/dev/null)
+	case "$v" in
+	"features_incompat = 0x"*) echo "${v#features_incompat = }" ;;
+	*) echo "xfs-exchrange.sh: cannot read features_incompat of $img: $v" >&2
+	   exit 1 ;;
+	esac
+}
+
+set_incompat() { # value
+	xfs_db -x -c "sb 0" -c "write -d features_incompat $1" "$img" >/dev/null
+	[ $(($(incompat))) -eq $(($1)) ] || {
+		echo "xfs-exchrange.sh: features_incompat of $img is $(incompat), not $1" >&2
+		exit 1
+	}
+}
+
+case "$mode" in
+mkfs)
+	mkfs.xfs -q -f -m rmapbt=1,reflink=1 "$img"
+	set_incompat "$(printf '0x%x' $(($(incompat) | bit)))" ;;
+clear)
+	set_incompat "$(printf '0x%x' $(($(incompat) & ~bit)))" ;;
+*)
+	echo "usage: xfs-exchrange.sh mkfs|clear IMAGE" >&2
+	exit 1 ;;
+esac
