@@ -146,6 +146,40 @@ PROTO
 	done
 }
 
+# xfs_online's corrupt-on-purpose image, made as harness/xfs-exchrange.sh
+# makes that column's disks (reverse mappings, exchange-range), for
+# online repair: the inodes of xfs-bad; a sound empty link; and an empty
+# link whose inode fails the dinode verifier for another reason (the
+# reflink flag, which only regular files may carry), so that inode
+# repair meets a zero size where it rewrites the inode.
+make_xfs_online() { # fs img
+	proto=$work/xfs-online.proto
+	cat >"$proto" <<PROTO
+emptylink-online
+0 0
+d--755 0 0
+empty l--777 0 0 E
+emptyflag l--777 0 0 E
+zerodir d--755 0 0
+\$
+zeroext l--777 0 0 $(printf 'z%.0s' $(seq 400))
+bigsize l--777 0 0 E
+\$
+PROTO
+	img=$2
+	truncate -s 300M "$img"
+	mkfs.xfs -q -f -m rmapbt=1,reflink=1,uuid=6c2e5b1e-0000-4000-8000-0000000bad06 \
+		-L emptylinkonl -p "$proto" "$img"
+	for edit in /empty:0 /zerodir:0 /zeroext:0 /bigsize:1000; do
+		xfs_db -x -c "path ${edit%%:*}" -c "write core.size ${edit#*:}" \
+			"$img" >/dev/null
+	done
+	# One call: once its size is 0, xfs_db 6.1 cannot look it up.
+	xfs_db -x -c "path /emptyflag" -c "write core.size 0" \
+		-c "write v3.reflink 1" "$img" >/dev/null
+	"$top/harness/xfs-exchrange.sh" set "$img"
+}
+
 make_btrfs() { # fs img
 	t=$work/btrfs-tree
 	rm -rf "$t"

@@ -478,6 +478,19 @@ plan_scratch() {
 	step "$g" umount umount_fs "$dev" "$dir"
 }
 
+# xfs online repair, forced, of every path of SET on DIR; what each
+# call said goes to the console too (the suite after it judges the
+# outcome).
+online_repair() { # dir set
+	rc=0
+	# shellcheck disable=SC2046 # one path per word
+	/emptylink xfs-repair "$1" $(reg paths /manifest.txt "$2") \
+		>/online.out 2>&1 || rc=$?
+	sed 's/^/emptylink: /' /online.out >/dev/console
+	cat /online.out
+	return "$rc"
+}
+
 # The image of inodes that are corrupt on purpose: the kernel must still
 # refuse them.  Between two markers naming the filesystem, its own
 # reports of corruption are allowed (never a WARNING, BUG or the like),
@@ -486,8 +499,14 @@ plan_bad() {
 	fs=$1 g=${1}_bad dir=/img/$1-bad mode=$(reg word "$1" bad 3)
 	step "$g" mount mount_fs "$fs" "$(disk "$fs-bad")" "$dir"
 	step "$g" mark kmsg "emptylink: $mode corruption of $fs: begin"
-	run "$g" manifest /manifest.txt "$(reg word "$fs" bad 2)" "$dir" \
-		--fs "$fs" --source bad-image
+	set=$(reg word "$fs" bad 2)
+	run "$g" manifest /manifest.txt "$set" "$dir" --fs "$fs" \
+		--source bad-image
+	if reg has "$fs" online; then
+		step "$g" online-repair online_repair "$dir" "$set"
+		run "$g" manifest /manifest.txt "$set-repaired" "$dir" \
+			--fs "$fs" --source online
+	fi
 	step "$g" mark kmsg "emptylink: $mode corruption of $fs: end"
 	step "$g" umount umount "$dir"
 }

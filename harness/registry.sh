@@ -26,6 +26,8 @@
 #   empty-links MANIFEST SETS
 #                         the empty links fs-images/manifest.txt lists in
 #                         SETS (comma-separated), one path per line
+#   paths MANIFEST SETS   every path fs-images/manifest.txt lists in
+#                         SETS (comma-separated), one per line
 set -eu
 
 reg=${REGISTRY:-$(dirname "$0")/filesystems.txt}
@@ -101,6 +103,7 @@ validate() {
 				need(f, "image", "image")
 				need(f, "manifest", "image")
 				need(f, "bad", "bad")
+				need(f, "online", "bad")
 				need(f, "fscrypt", "mkfs")
 				need(f, "remount", "mkfs|device")
 				need(f, "dropcaches", "remount")
@@ -238,6 +241,12 @@ union() { # key fs...
 	done | awk '!seen[$0]++'
 }
 
+paths() { # manifest sets
+	awk -v sets="$2" '
+		BEGIN { n = split(sets, s, ","); for (i = 1; i <= n; i++) want[s[i]] = 1 }
+		!/^[ \t]*#/ && ($1 in want) { print $2 }' "$1"
+}
+
 empty_links() { # manifest sets
 	awk -v sets="$2" '
 		BEGIN { n = split(sets, s, ","); for (i = 1; i <= n; i++) want[s[i]] = 1 }
@@ -262,7 +271,8 @@ cmdline) union cmdline "$@" ;;
 packages) union package "$@" ;;
 progs) union progs "$@" ;;
 empty-links) empty_links "$@" ;;
+paths) paths "$@" ;;
 guest) for fs in "$@"; do get "$fs" guest; done | awk '!seen[$0]++' ;;
-*) echo "usage: registry.sh validate|names|known|get|each|word|has|disks|sources|plan|config|cmdline|packages|progs|guest|empty-links ..." >&2
+*) echo "usage: registry.sh validate|names|known|get|each|word|has|disks|sources|plan|config|cmdline|packages|progs|guest|empty-links|paths ..." >&2
    exit 2 ;;
 esac

@@ -6,6 +6,8 @@
 # 6.1 cannot set: xfs_db sets the bit.  -d: xfs_db's write verifier
 # rejects a feature bit xfsprogs 6.1 does not know; the CRC is still
 # recomputed.
+# xfs-exchrange.sh set IMAGE: the bit set on an xfs made otherwise
+# (fs-images/make-images.sh, the image xfs-online).
 # xfs-exchrange.sh clear IMAGE: the bit cleared again, after the guest
 # unmounted the disk, so that xfs_repair 6.1 (stock and patched), which
 # refuses any unknown incompatible feature, can check it.  The bit only
@@ -14,7 +16,7 @@
 # No bound of its own: harness/disks.sh runs it under timeout(1).
 set -eu
 mode=${1:-} img=${2:-}
-[ -f "$img" ] || { echo "usage: xfs-exchrange.sh mkfs|clear IMAGE" >&2; exit 1; }
+[ -f "$img" ] || { echo "usage: xfs-exchrange.sh mkfs|set|clear IMAGE" >&2; exit 1; }
 bit=0x40
 
 incompat() {
@@ -28,19 +30,27 @@ incompat() {
 
 set_incompat() { # value
 	xfs_db -x -c "sb 0" -c "write -d features_incompat $1" "$img" >/dev/null
-	[ $(($(incompat))) -eq $(($1)) ] || {
-		echo "xfs-exchrange.sh: features_incompat of $img is $(incompat), not $1" >&2
+	now=$(incompat)
+	[ $((now)) -eq $(($1)) ] || {
+		echo "xfs-exchrange.sh: features_incompat of $img is $now, not $1" >&2
 		exit 1
 	}
 }
 
+# (v=$(incompat) on a line of its own: set -e ends the script when it
+# fails, which it would not inside an arithmetic expansion.)
 case "$mode" in
 mkfs)
 	mkfs.xfs -q -f -m rmapbt=1,reflink=1 "$img"
-	set_incompat "$(printf '0x%x' $(($(incompat) | bit)))" ;;
+	v=$(incompat)
+	set_incompat "$(printf '0x%x' $((v | bit)))" ;;
+set)
+	v=$(incompat)
+	set_incompat "$(printf '0x%x' $((v | bit)))" ;;
 clear)
-	set_incompat "$(printf '0x%x' $(($(incompat) & ~bit)))" ;;
+	v=$(incompat)
+	set_incompat "$(printf '0x%x' $((v & ~bit)))" ;;
 *)
-	echo "usage: xfs-exchrange.sh mkfs|clear IMAGE" >&2
+	echo "usage: xfs-exchrange.sh mkfs|set|clear IMAGE" >&2
 	exit 1 ;;
 esac

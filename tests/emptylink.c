@@ -56,6 +56,9 @@
  *   emptylink nfs3-mount SOURCE EXPORT DIR
  *                                  mount SOURCE (HOST:/PATH) over NFSv3
  *                                  on DIR, knfsd exporting EXPORT there
+ *   emptylink xfs-repair ROOT PATH...
+ *                                  xfs online repair, forced, of each
+ *                                  PATH's inode and target (xfs.c)
  *        (these print no KTAP, the two -setup ones only that line)
  *
  *   emptylink cases KIND
@@ -189,6 +192,11 @@ static int do_fuse_serve(struct cmdline *cl)
 	return fuse_serve(cl->args[1], !strcmp(mode, "accept"));
 }
 
+static int do_xfs_repair(struct cmdline *cl)
+{
+	return xfs_repair_paths(cl->args[0], cl->args + 1, cl->nargs - 1);
+}
+
 static int do_cases(struct cmdline *cl)
 {
 	const struct suite_kind *k = kind_find(cl->args[0]);
@@ -251,6 +259,8 @@ static const struct command commands[] = {
 	{ "rpcbind-stub", "", 0, 0, 0, 0, NULL, NULL, do_rpcbind_stub },
 	{ "nfs3-mount", "SOURCE EXPORT DIR", 3, 3, 0, 0, NULL, NULL,
 	  do_nfs3_mount },
+	{ "xfs-repair", "ROOT PATH...", 2, -1, 0, 0, NULL, NULL,
+	  do_xfs_repair },
 	{ "cases", "KIND", 1, 1, 0, 0, NULL, NULL, do_cases },
 	{ "judge",
 	  "--expect FILE --registry FILE --plan FILE [--strict-rules] KERNEL=RAWFILE...",

@@ -105,6 +105,13 @@ int read_full(int fd, void *buf, size_t len);
 /* knfsd's root file handle of export, for the client "local". */
 struct nfs3_fh;
 int nfs_root_handle(const char *export, struct nfs3_fh *fh);
+/*
+ * xfs online repair forced on each of paths (under root, each "/..."):
+ * the inode, its data fork, then the target of what is a symlink
+ * afterwards or the entries of what is a directory (xfs.c).
+ * What each call said goes to stdout.  0, or 1 when a path has no entry.
+ */
+int xfs_repair_paths(const char *root, char *const *paths, int n);
 /* knfsd exporting export: NFSv3 SYMLINK calls made by hand (wire.c). */
 int run_wire(struct suite *s, const char *export);
 
