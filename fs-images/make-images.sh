@@ -124,26 +124,33 @@ PROTO
 # kernel and xfs_repair still reject what the zero-length checks were
 # for: a zero-length directory, a zero-length symlink that maps blocks
 # (extents format), a local symlink whose size exceeds its fork.
-make_xfs_bad() { # fs img
-	proto=$work/xfs-bad.proto
-	cat >"$proto" <<PROTO
-emptylink-bad
-0 0
-d--755 0 0
+# xfs_bad_inodes IMG NAME UUID LABEL MKFS-OPTS [ENTRY...]: IMG made with
+# them, and with the proto ENTRY lines at its root before them;
+# MKFS-OPTS (empty, or starting with ",") follow uuid=UUID in -m.
+xfs_bad_inodes() {
+	xb_img=$1 xb_name=$2 proto=$work/$2.proto uuid=$3 label=$4 opts=$5
+	shift 5
+	{
+		printf '%s\n' "$xb_name" "0 0" "d--755 0 0" "$@"
+		cat <<PROTO
 zerodir d--755 0 0
 \$
 zeroext l--777 0 0 $(printf 'z%.0s' $(seq 400))
 bigsize l--777 0 0 E
 \$
 PROTO
-	img=$2
-	truncate -s 300M "$img"
-	mkfs.xfs -q -f -m uuid=6c2e5b1e-0000-4000-8000-0000000bad05 -L emptylinkbad \
-		-p "$proto" "$img"
+	} >"$proto"
+	truncate -s 300M "$xb_img"
+	mkfs.xfs -q -f -m "uuid=$uuid$opts" -L "$label" -p "$proto" "$xb_img"
 	for edit in /zerodir:0 /zeroext:0 /bigsize:1000; do
 		xfs_db -x -c "path ${edit%%:*}" -c "write core.size ${edit#*:}" \
-			"$img" >/dev/null
+			"$xb_img" >/dev/null
 	done
+}
+
+make_xfs_bad() { # fs img
+	xfs_bad_inodes "$2" emptylink-bad 6c2e5b1e-0000-4000-8000-0000000bad05 \
+		emptylinkbad ''
 }
 
 # xfs_online's corrupt-on-purpose image, made as harness/xfs-exchrange.sh
@@ -153,31 +160,14 @@ PROTO
 # reflink flag, which only regular files may carry), so that inode
 # repair meets a zero size where it rewrites the inode.
 make_xfs_online() { # fs img
-	proto=$work/xfs-online.proto
-	cat >"$proto" <<PROTO
-emptylink-online
-0 0
-d--755 0 0
-empty l--777 0 0 E
-emptyflag l--777 0 0 E
-zerodir d--755 0 0
-\$
-zeroext l--777 0 0 $(printf 'z%.0s' $(seq 400))
-bigsize l--777 0 0 E
-\$
-PROTO
-	img=$2
-	truncate -s 300M "$img"
-	mkfs.xfs -q -f -m rmapbt=1,reflink=1,uuid=6c2e5b1e-0000-4000-8000-0000000bad06 \
-		-L emptylinkonl -p "$proto" "$img"
-	for edit in /empty:0 /zerodir:0 /zeroext:0 /bigsize:1000; do
-		xfs_db -x -c "path ${edit%%:*}" -c "write core.size ${edit#*:}" \
-			"$img" >/dev/null
-	done
+	xfs_bad_inodes "$2" emptylink-online \
+		6c2e5b1e-0000-4000-8000-0000000bad06 emptylinkonl \
+		,rmapbt=1,reflink=1 "empty l--777 0 0 E" "emptyflag l--777 0 0 E"
+	xfs_db -x -c "path /empty" -c "write core.size 0" "$2" >/dev/null
 	# One call: once its size is 0, xfs_db 6.1 cannot look it up.
 	xfs_db -x -c "path /emptyflag" -c "write core.size 0" \
-		-c "write v3.reflink 1" "$img" >/dev/null
-	"$top/harness/xfs-exchrange.sh" set "$img"
+		-c "write v3.reflink 1" "$2" >/dev/null
+	"$top/harness/xfs-exchrange.sh" set "$2"
 }
 
 make_btrfs() { # fs img

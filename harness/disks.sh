@@ -99,6 +99,23 @@ timed_out() { # log secs command...
 	echo timeout
 }
 
+# A registry command CMD on FILE, through sh -c (the registry's commands
+# may quote their arguments), bounded by SECS, its output added to LOG.
+# 0 when it succeeded; else 1, and the cell's word printed: timeout, or
+# the printf FORMAT WORD given the exit code.
+on_disk() { # secs cmd file log word
+	rc=0
+	bounded "$1" sh -c "$2 \"\$1\"" sh "$3" >>"$4" 2>&1 </dev/null || rc=$?
+	[ "$rc" -ne 0 ] || return 0
+	if [ "$rc" -eq 124 ]; then
+		timed_out "$4" "$1" "$2" "$3"
+	else
+		# shellcheck disable=SC2059 # the format is the caller's word
+		printf "$5\n" "$rc"
+	fi
+	return 1
+}
+
 # One word for what the checkers of FS say of FILE: clean, a word from
 # the registry's codes, exit:N, unreadable (the registry's probe cannot
 # read the disk, so an exit code means nothing), timeout (the probe or
@@ -116,29 +133,11 @@ verdict() { # fs variant file log
 	# precheck); done again for the patched checker, which is harmless.
 	pre=$(reg get "$fs" precheck)
 	if [ -n "$pre" ]; then
-		rc=0
-		bounded "$TOOL_TIMEOUT" sh -c "$pre \"\$1\"" sh "$file" \
-			>>"$log" 2>&1 </dev/null || rc=$?
-		if [ "$rc" -eq 124 ]; then
-			timed_out "$log" "$TOOL_TIMEOUT" "$pre" "$file"
-			return
-		elif [ "$rc" -ne 0 ]; then
-			echo "precheck-failed:$rc"
-			return
-		fi
+		on_disk "$TOOL_TIMEOUT" "$pre" "$file" "$log" 'precheck-failed:%s' ||
+			return 0
 	fi
-	# Through sh -c: the registry's commands may quote their arguments.
-	probe=$(reg get "$fs" probe)
-	rc=0
-	bounded "$PROBE_TIMEOUT" sh -c "$probe \"\$1\"" sh "$file" \
-		>>"$log" 2>&1 </dev/null || rc=$?
-	if [ "$rc" -eq 124 ]; then
-		timed_out "$log" "$PROBE_TIMEOUT" "$probe" "$file"
-		return
-	elif [ "$rc" -ne 0 ]; then
-		echo unreadable
-		return
-	fi
+	on_disk "$PROBE_TIMEOUT" "$(reg get "$fs" probe)" "$file" "$log" \
+		'unreadable%.0s' || return 0
 	cmds=$(reg get "$fs" check)
 	while read -r tool args; do
 		[ "$variant" = patched ] && tool=$PROGS/bin/$tool

@@ -109,7 +109,9 @@ int nfs_root_handle(const char *export, struct nfs3_fh *fh);
  * xfs online repair forced on each of paths (under root, each "/..."):
  * the inode, its data fork, then the target of what is a symlink
  * afterwards or the entries of what is a directory (xfs.c).
- * What each call said goes to stdout.  0, or 1 when a path has no entry.
+ * What each call said goes to stdout; the manifest suite after it judges
+ * the outcome.  0, or 1 when root cannot be opened or a path is not one
+ * of its entries.
  */
 int xfs_repair_paths(const char *root, char *const *paths, int n);
 /* knfsd exporting export: NFSv3 SYMLINK calls made by hand (wire.c). */

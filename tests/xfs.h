@@ -30,7 +30,7 @@ struct xfs_bulkstat_one {
 	__u64 bs_ino, bs_size, bs_blocks, bs_xflags;
 	__s64 bs_atime, bs_mtime, bs_ctime, bs_btime;
 	__u32 bs_gen;
-	__u32 rest[47];		/* to sizeof(struct xfs_bulkstat), 256 */
+	__u32 rest[47];		/* more than sizeof(struct xfs_bulkstat), 192 */
 };
 
 static_assert(sizeof(struct xfs_bulkstat_one) == 64 + 256, "xfs_bulkstat");
@@ -42,7 +42,6 @@ static_assert(sizeof(struct xfs_bulkstat_one) == 64 + 256, "xfs_bulkstat");
 #define XFS_SCRUB_TYPE_BMBTD	12
 #define XFS_SCRUB_TYPE_DIR	15
 #define XFS_SCRUB_TYPE_SYMLINK	17
-#define XFS_SCRUB_TYPE_PARENT	18
 
 /* The flags, as xfs_fs.h writes them in its comments. */
 #define XFS_SCRUB_IFLAG_REPAIR	0x1	/* (1u << 0) */
