@@ -27,16 +27,36 @@
 #include "xfs.h"
 
 /*
+ * Bulkstat of inode ino: its generation in *gen, which scrub checks
+ * against a handle it can load.  0; an errno; or -1 when bulkstat gave
+ * another inode.
+ */
+static int xfs_gen(int fd, __u64 ino, __u32 *gen)
+{
+	struct xfs_bulkstat_one bs;
+
+	memset(&bs, 0, sizeof(bs));
+	bs.hdr.ino = ino;
+	bs.hdr.icount = 1;
+	if (ioctl(fd, XFS_IOC_BULKSTAT, &bs) < 0)
+		return errno;
+	if (bs.hdr.ocount != 1 || bs.bs_ino != ino)
+		return -1;
+	*gen = bs.bs_gen;
+	return 0;
+}
+
+/*
  * The inode number and generation of path (not followed): scrub wants
- * both, and bulkstat gives the generation.  0, or -1 with out written
- * (a SKIP where the filesystem is not xfs).
+ * both.  0, or -1 with out written (a SKIP where the filesystem is not
+ * xfs).
  */
 static int xfs_handle(const struct ctx *c, const char *path,
 		      struct xfs_scrub_metadata *sm, char *out)
 {
-	struct xfs_bulkstat_one bs;
 	struct statfs sfs;
 	struct stat st;
+	int err;
 
 	if (fstatfs(c->dfd, &sfs) < 0) {
 		obs_rc(out, -1);
@@ -50,19 +70,13 @@ static int xfs_handle(const struct ctx *c, const char *path,
 		obs_rc(out, -1);
 		return -1;
 	}
-	memset(&bs, 0, sizeof(bs));
-	bs.hdr.ino = st.st_ino;
-	bs.hdr.icount = 1;
-	if (ioctl(c->dfd, XFS_IOC_BULKSTAT, &bs) < 0) {
-		snprintf(out, OBS_LEN, "bulkstat:%s", errno_name(errno));
-		return -1;
-	}
-	if (bs.hdr.ocount != 1 || bs.bs_ino != (__u64)st.st_ino) {
-		snprintf(out, OBS_LEN, "bulkstat:other-inode");
+	err = xfs_gen(c->dfd, st.st_ino, &sm->sm_gen);
+	if (err) {
+		snprintf(out, OBS_LEN, "bulkstat:%s",
+			 err < 0 ? "other-inode" : errno_name(err));
 		return -1;
 	}
 	sm->sm_ino = st.st_ino;
-	sm->sm_gen = bs.bs_gen;
 	return 0;
 }
 
@@ -172,24 +186,6 @@ CASE(TABLE, self, xfs_repair_link, "\"\"", NEEDS_EMPTY)
 	xfs_rebuild(c, XFS_SCRUB_TYPE_SYMLINK, out);
 }
 
-/*
- * The generation of inode ino (bulkstat), which scrub checks against a
- * handle it can load; 0 when bulkstat cannot load the inode either, and
- * then scrub does not look at it.
- */
-static __u32 xfs_gen(int fd, __u64 ino)
-{
-	struct xfs_bulkstat_one bs;
-
-	memset(&bs, 0, sizeof(bs));
-	bs.hdr.ino = ino;
-	bs.hdr.icount = 1;
-	if (ioctl(fd, XFS_IOC_BULKSTAT, &bs) < 0 || bs.hdr.ocount != 1 ||
-	    bs.bs_ino != ino)
-		return 0;
-	return bs.bs_gen;
-}
-
 /* The inode number the directory entry path names, from readdir(). */
 static __u64 dirent_ino(const char *path)
 {
@@ -229,7 +225,8 @@ static void xfs_rebuild_ino(int fd, __u64 ino, __u32 type, const char *what,
 	};
 	const char *bad;
 
-	sm.sm_gen = xfs_gen(fd, ino);
+	/* An inode bulkstat cannot load keeps 0: scrub then skips the check. */
+	xfs_gen(fd, ino, &sm.sm_gen);
 	if (ioctl(fd, XFS_IOC_SCRUB_METADATA, &sm) < 0) {
 		printf("xfs-repair %s %s: %s\n", path, what,
 		       errno_name(errno));
