@@ -94,7 +94,9 @@ make_ext4_bad() { # fs img
 	debugfs -w -R "sif /badfast size 5" "$img" 2>/dev/null
 }
 
-make_xfs() { # fs img
+# xfs as any xfs made before the empty symlinks feature: empty links on a
+# filesystem without it (the column xfs_nobit).
+make_xfs_nobit() { # fs img
 	proto=$work/xfs.proto
 	cat >"$proto" <<PROTO
 emptylink
@@ -118,6 +120,13 @@ PROTO
 	for l in /empty /dir/empty; do
 		xfs_db -x -c "path $l" -c "write core.size 0" "$img" >/dev/null
 	done
+}
+
+# The same links on an xfs with the feature that allows them (patches
+# 0003 and 0008), set last: xfs_db 6.1 still reads such a disk.
+make_xfs() { # fs img
+	make_xfs_nobit "$@"
+	"$top/harness/xfs-features.sh" set emptysymlinks "$2"
 }
 
 # Inodes that are corrupt on purpose, so the tests show that the patched
@@ -153,8 +162,9 @@ make_xfs_bad() { # fs img
 		emptylinkbad ''
 }
 
-# xfs_online's corrupt-on-purpose image, made as harness/xfs-exchrange.sh
-# makes that column's disks (reverse mappings, exchange-range), for
+# xfs_online's corrupt-on-purpose image, made as harness/xfs-features.sh
+# makes that column's disks (reverse mappings, exchange-range, empty
+# symlinks), for
 # online repair: the inodes of xfs-bad; a sound empty link; and an empty
 # link whose inode fails the dinode verifier for another reason (the
 # reflink flag, which only regular files may carry), so that inode
@@ -167,7 +177,7 @@ make_xfs_online() { # fs img
 	# One call: once its size is 0, xfs_db 6.1 cannot look it up.
 	xfs_db -x -c "path /emptyflag" -c "write core.size 0" \
 		-c "write v3.reflink 1" "$2" >/dev/null
-	"$top/harness/xfs-exchrange.sh" set "$2"
+	"$top/harness/xfs-features.sh" set emptysymlinks,exchrange "$2"
 }
 
 make_btrfs() { # fs img

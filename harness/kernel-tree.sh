@@ -52,7 +52,7 @@ gitc am --abort >/dev/null 2>&1 || true
 
 # Going back to base and applying the series again rewrites every file
 # the series touches, and make rebuilds what depends on a file by its
-# time: 0020 changes include/linux/fs.h, so a change to one commit
+# time: 0022 changes include/linux/fs.h, so a change to one commit
 # message alone would rebuild the whole kernel.  So the times of the
 # files the previous series left (as committed, no local change) are
 # kept aside, and each file whose content the new series leaves the same
