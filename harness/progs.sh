@@ -90,9 +90,14 @@ build_e2fsprogs() {
 		cp e2fsck/e2fsck "$out/bin/e2fsck"
 }
 
+# xfs_repair, and mkfs.xfs and xfs_db for the disks with the empty
+# symlinks feature (harness/xfs-features.sh).
 build_xfsprogs() {
-	./configure --quiet && make headers && make -j"$(($(nproc) + 1))" repair &&
-		cp repair/xfs_repair "$out/bin/xfs_repair"
+	./configure --quiet && make headers &&
+		make -j"$(($(nproc) + 1))" repair mkfs db &&
+		cp repair/xfs_repair "$out/bin/xfs_repair" &&
+		cp mkfs/mkfs.xfs "$out/bin/mkfs.xfs" &&
+		cp db/xfs_db "$out/bin/xfs_db"
 }
 
 # unsquashfs only: its -lls is the squashfs check.

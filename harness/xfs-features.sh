@@ -1,18 +1,21 @@
 #!/bin/sh
-# xfs-features.sh mkfs FEATURES IMAGE: mkfs.xfs, then the incompatible
-# feature bits FEATURES (a comma-separated list of the names below) set
-# with xfs_db, as an administrator would set them on a new filesystem.
-# mkfs.xfs 6.1 knows neither bit, so xfs_db writes them with -d: its write
-# verifier rejects a bit xfsprogs 6.1 does not know; the CRC is still
-# recomputed.
+# xfs-features.sh mkfs FEATURES IMAGE: a new xfs with the incompatible
+# features FEATURES (a comma-separated list of the names below), as an
+# administrator would make it.  emptysymlinks comes from the patched
+# mkfs.xfs (patches/xfsprogs/, -i emptysymlinks=1, built by
+# harness/progs.sh into PROGS/bin; its xfs_db checks the result);
+# mkfs.xfs 6.1 cannot set exchrange, so
+# xfs_db writes that bit with -d: its write verifier rejects a bit
+# xfsprogs 6.1 does not know; the CRC is still recomputed.
 #   emptysymlinks  XFS_SB_FEAT_INCOMPAT_EMPTY_SYMLINKS (1 << 30), patches
 #                  0003 and 0008: the filesystem may hold empty symlink
 #                  targets (docs/xfs.md, "Compatibility")
 #   exchrange      XFS_SB_FEAT_INCOMPAT_EXCHRANGE (1 << 6), which 6.12's
 #                  online repair needs to swap a rebuilt symlink target in,
 #                  with reverse mappings (so mkfs.xfs -m rmapbt=1)
-# xfs-features.sh set FEATURES IMAGE: the bits set on an xfs made
-# otherwise (fs-images/make-images.sh).
+# xfs-features.sh set FEATURES IMAGE: the bits set with xfs_db on an xfs
+# made otherwise (fs-images/make-images.sh: the images are made with the
+# distribution's tools), in every AG's superblock.
 # xfs-features.sh clear FEATURES IMAGE: the bits cleared again, after the
 # guest unmounted the disk: xfs_repair 6.1 (stock and patched) refuses
 # exchrange, which it does not know.  That bit only allows
@@ -26,6 +29,8 @@ usage() {
 }
 mode=${1:-} features=${2:-} img=${3:-}
 [ -f "$img" ] || usage
+top=$(cd "$(dirname "$0")/.." && pwd)
+PROGS=${PROGS:-$top/build/progs}
 
 bits=0 mkfsopts=
 for f in $(echo "$features" | tr , ' '); do
@@ -72,10 +77,31 @@ set_incompat() { # value
 # fails, which it would not inside an arithmetic expansion.)
 case "$mode" in
 mkfs)
+	mkfs=mkfs.xfs
+	if [ $((bits & 0x40000000)) -ne 0 ]; then
+		mkfs=$PROGS/bin/mkfs.xfs
+		[ -x "$mkfs" ] || {
+			echo "xfs-features.sh: $mkfs is missing: make progs builds it (harness/progs.sh xfsprogs)" >&2
+			exit 1
+		}
+		mkfsopts="$mkfsopts -i emptysymlinks=1"
+		bits=$((bits & ~0x40000000))
+	fi
 	# shellcheck disable=SC2086
-	mkfs.xfs -q -f $mkfsopts "$img"
-	v=$(incompat)
-	set_incompat "$(printf '0x%x' $((v | bits)))" ;;
+	"$mkfs" -q -f $mkfsopts "$img"
+	# The patched xfs_db names the feature mkfs set (xfsprogs 0007).
+	if [ "$mkfs" != mkfs.xfs ]; then
+		v=$("$PROGS/bin/xfs_db" -r -c version "$img" 2>&1) || true
+		case "$v" in
+		*,EMPTYSYMLINKS*) ;;
+		*) echo "xfs-features.sh: $PROGS/bin/xfs_db does not see the empty symlinks feature on $img: $v" >&2
+		   exit 1 ;;
+		esac
+	fi
+	if [ "$bits" -ne 0 ]; then
+		v=$(incompat)
+		set_incompat "$(printf '0x%x' $((v | bits)))"
+	fi ;;
 set)
 	v=$(incompat)
 	set_incompat "$(printf '0x%x' $((v | bits)))" ;;

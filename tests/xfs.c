@@ -125,6 +125,28 @@ static int xfs_scrub_one(const struct ctx *c, const char *path, __u32 type,
 	return 0;
 }
 
+/*
+ * The filesystem holding the link has the empty symlinks feature, and
+ * says so in its geometry (XFS_FSOP_GEOM_FLAGS_EMPTY_SYMLINKS), the
+ * flag xfs_info and tests look for.
+ */
+CASE(TABLE, self, xfs_geometry, "ok", NEEDS_EMPTY)
+{
+	struct xfs_fsop_geom geo;
+	struct statfs sfs;
+
+	if (fstatfs(c->dfd, &sfs) < 0)
+		obs_rc(out, -1);
+	else if (sfs.f_type != XFS_SUPER_MAGIC)
+		obs_skip(out, "not xfs");
+	else if (ioctl(c->dfd, XFS_IOC_FSGEOMETRY, &geo) < 0)
+		obs_rc(out, -1);
+	else if (!(geo.flags & XFS_FSOP_GEOM_FLAGS_EMPTY_SYMLINKS))
+		snprintf(out, OBS_LEN, "no-flag:0x%x", geo.flags);
+	else
+		snprintf(out, OBS_LEN, "ok");
+}
+
 /* The link's inode record: mode, size, forks, flags (xchk_dinode()). */
 CASE(TABLE, self, xfs_scrub_inode, "ok", NEEDS_EMPTY)
 {

@@ -35,8 +35,24 @@ struct xfs_bulkstat_one {
 
 static_assert(sizeof(struct xfs_bulkstat_one) == 64 + 256, "xfs_bulkstat");
 
+/* XFS_IOC_FSGEOMETRY's struct xfs_fsop_geom (version 5), to its flags. */
+struct xfs_fsop_geom {
+	__u32 sizes[8];		/* blocksize ... imaxpct */
+	__u64 blocks[4];	/* datablocks ... logstart */
+	unsigned char uuid[16];
+	__u32 sunit, swidth;
+	__s32 version;
+	__u32 flags;
+	__u32 rest[40];		/* logsectsize ... reserved[17] */
+};
+
+static_assert(sizeof(struct xfs_fsop_geom) == 256, "xfs_fsop_geom");
+
 #define XFS_SUPER_MAGIC		0x58465342
 #define XFS_IOC_BULKSTAT	_IOR('X', 127, struct xfs_bulk_ireq)
+#define XFS_IOC_FSGEOMETRY	_IOR('X', 126, struct xfs_fsop_geom)
+/* Patch 0008: the empty symlinks feature, as userspace sees it. */
+#define XFS_FSOP_GEOM_FLAGS_EMPTY_SYMLINKS 0x04000000
 #define XFS_IOC_SCRUB_METADATA	_IOWR('X', 60, struct xfs_scrub_metadata)
 #define XFS_SCRUB_TYPE_INODE	11
 #define XFS_SCRUB_TYPE_BMBTD	12
