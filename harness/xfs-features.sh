@@ -4,9 +4,9 @@
 # administrator would make it.  emptysymlinks comes from the patched
 # mkfs.xfs (patches/xfsprogs/, -i emptysymlinks=1, built by
 # harness/progs.sh into PROGS/bin; its xfs_db checks the result);
-# mkfs.xfs 6.1 cannot set exchrange, so
-# xfs_db writes that bit with -d: its write verifier rejects a bit
-# xfsprogs 6.1 does not know; the CRC is still recomputed.
+# mkfs.xfs 6.1 cannot set exchrange, so xfs_db writes that bit with -d:
+# its write verifier rejects a bit xfsprogs 6.1 does not know; the CRC
+# is still recomputed.
 #   emptysymlinks  XFS_SB_FEAT_INCOMPAT_EMPTY_SYMLINKS (1 << 30), patches
 #                  0003 and 0008: the filesystem may hold empty symlink
 #                  targets (docs/xfs.md, "Compatibility")
