@@ -25,7 +25,8 @@ STAGE := harness/stage.sh
 KEEP ?= 5
 
 .PHONY: run check deps trees build kernels progs boots images selftest judge-test lint \
-	checkpatch columns-test bisect-check rejudge series clean clean-results debug-kernel
+	checkpatch columns-test progs-test bisect-check rejudge series clean clean-results \
+	debug-kernel
 .DEFAULT_GOAL := run
 # The flow runs in the order its rules list (so that check fails fast);
 # two steps run their parts side by side, each in a sub-make of its own:
@@ -48,7 +49,7 @@ run: deps build $(B)/initramfs.cpio $(B)/accel $(IMAGES)
 		$(B)/images $(B)/emptylink "$(FS)" $(KERNEL)
 
 # What needs no kernel comes first, so that a red run is red in minutes.
-check: judge-test lint checkpatch columns-test boots bisect-check
+check: judge-test lint checkpatch columns-test boots progs-test bisect-check
 	@$(STAGE) --table $(RESULTS)
 
 # Once per make check: the sub-makes of build and boots inherit it.
@@ -151,6 +152,10 @@ checkpatch: trees
 # Which columns the bisect check boots for a patch: no build, no boot.
 columns-test: trees
 	$(STAGE) columns-test harness/columns-test.sh $(SRC)
+
+# The patched fsck tools' own options, on files on the host: no kernel.
+progs-test: progs
+	$(STAGE) progs-test harness/xfsprogs-test.sh $(B)/progs
 
 # Every prefix of the series must build and boot (bisectability).
 bisect-check: trees $(B)/initramfs.cpio $(B)/accel $(IMAGES)

@@ -176,18 +176,19 @@ isempty() { # test img path
 		</dev/null >/dev/null 2>&1
 }
 
-# Repair a copy of the image, then ask the registry's isempty test for
-# each empty link the manifest lists on the image: "kept" when all are
-# still there, "deleted" when none is, else partial:deleted=PATH,...
-# The same test on the copy before the repair is the control: a link it
-# cannot see there makes the answer control-failed:PATH.  A repair whose
-# exit code is not one of the registry's "repaired" codes answers
-# repair-failed:RC; a repair or test that does not finish, timeout.
-repair() { # fs variant file log
-	fs=$1 variant=$2 file=$3 log=$4
-	set=$(reg word "$fs" image 2)
+# Repair a copy of FILE with the registry's command KEY (repair, or
+# upgrade: the patched checker only, which must then call the copy
+# clean), then ask the registry's isempty test for each of LINKS: "kept"
+# when all are still there, "deleted" when none is, else
+# partial:deleted=PATH,...; an upgrade that kept them all but left the
+# copy unclean answers kept:check-VERDICT.  The same test on the copy
+# before the repair is the control: a link it cannot see there makes the
+# answer control-failed:PATH.  A repair whose exit code is not one of the
+# registry's "repaired" codes answers repair-failed:RC; a repair or test
+# that does not finish, timeout.
+repair() { # fs variant file log key links
+	fs=$1 variant=$2 file=$3 log=$4 key=$5 links=$6
 	test=$(reg get "$fs" isempty)
-	links=$(reg empty-links "$top/fs-images/manifest.txt" "$set")
 	copy=$file.repair
 	[ -n "$links" ] || { echo "no-empty-links-in-manifest"; return; }
 	cp --sparse=always "$file" "$copy" 2>"$log" || { echo "missing:$file"; return; }
@@ -204,7 +205,7 @@ repair() { # fs variant file log
 		return
 	done
 	# shellcheck disable=SC2046
-	set -- $(reg get "$fs" repair)
+	set -- $(reg get "$fs" "$key")
 	[ "$variant" = patched ] && { t=$PROGS/bin/$1; shift; set -- "$t" "$@"; }
 	rc=0
 	bounded "$TOOL_TIMEOUT" "$@" "$copy" </dev/null >"$log" 2>&1 || rc=$?
@@ -232,9 +233,16 @@ repair() { # fs variant file log
 		*) gone="$gone,$p" ;;
 		esac
 	done
+	after=clean
+	[ "$key" = upgrade ] && [ -z "$gone" ] &&
+		after=$(verdict "$fs" patched "$copy" "$log.check")
 	rm -f "$copy"
 	if [ -z "$gone" ]; then
-		echo kept
+		if [ "$after" = clean ]; then
+			echo kept
+		else
+			echo "kept:check-$after"
+		fi
 	elif [ -z "$kept" ]; then
 		echo deleted
 	else
@@ -275,7 +283,19 @@ fsck_all() {
 			*" image "*)
 				[ -z "$(reg get "$fs" repair)" ] ||
 					set -- "$@" "$v-repair-image=$(repair "$fs" "$v" \
-						"$out/$fs-image.img" "$out/repair-$v-$fs.log")=kept" ;;
+						"$out/$fs-image.img" "$out/repair-$v-$fs.log" \
+						repair "$(reg empty-links "$top/fs-images/manifest.txt" \
+						"$(reg word "$fs" image 2)")")=kept" ;;
+			esac
+			# The upgrade row: the bad image's links made valid, by
+			# the patched checker only.
+			case "$v: $disks " in
+			"patched:"*" bad "*)
+				[ -z "$(reg get "$fs" upgrade)" ] ||
+					set -- "$@" "$v-upgrade-bad=$(repair "$fs" "$v" \
+						"$out/$fs-bad.img" "$out/upgrade-$fs.log" \
+						upgrade "$(reg paths "$top/fs-images/manifest.txt" \
+						"$(reg word "$fs" bad 2)")")=kept" ;;
 			esac
 		done
 		"$testbin" observed --fs "$fs" --source fsck --index "$n" "$@"

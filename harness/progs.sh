@@ -91,13 +91,21 @@ build_e2fsprogs() {
 }
 
 # xfs_repair, and mkfs.xfs and xfs_db for the disks with the empty
-# symlinks feature (harness/xfs-features.sh).
+# symlinks feature (harness/xfs-features.sh); xfs_admin (a script that
+# runs the xfs_db and xfs_repair it finds in PATH) for
+# harness/xfsprogs-test.sh; xfs_scrub.static for the
+# guest, which has no shared libraries: linked with libtool's
+# -all-static, without libicu (its static C++ library does not link
+# that way; xfs_scrub then skips only its Unicode name checks).
 build_xfsprogs() {
-	./configure --quiet && make headers &&
-		make -j"$(($(nproc) + 1))" repair mkfs db &&
+	./configure --quiet --enable-libicu=no && make headers &&
+		make -j"$(($(nproc) + 1))" repair mkfs db libhandle &&
+		make -C scrub LLDFLAGS=-all-static &&
 		cp repair/xfs_repair "$out/bin/xfs_repair" &&
 		cp mkfs/mkfs.xfs "$out/bin/mkfs.xfs" &&
-		cp db/xfs_db "$out/bin/xfs_db"
+		cp db/xfs_db "$out/bin/xfs_db" &&
+		cp db/xfs_admin.sh "$out/bin/xfs_admin" &&
+		cp scrub/xfs_scrub "$out/bin/xfs_scrub.static"
 }
 
 # unsquashfs only: its -lls is the squashfs check.

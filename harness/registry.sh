@@ -46,7 +46,7 @@ validate() {
 		}
 		BEGIN {
 			n = split("type options package config mkfs size image bad " \
-				"probe check codes repair repaired isempty progs guest " \
+				"probe check codes repair repaired upgrade isempty progs guest " \
 				"suites create trouble device setup cmdline mounter share mkimage precheck", k, " ")
 			for (i = 1; i <= n; i++) key[k[i]] = 1
 			# Keys that may stand on several lines of one entry.
@@ -119,6 +119,8 @@ validate() {
 				need(f, "fsck", "probe check codes")
 				if ((f, "fsck") in runs && (f, "image") in has && (f, "repair") in has)
 					need(f, "fsck", "repair repaired isempty")
+				if ((f, "upgrade") in has)
+					need(f, "fsck", "bad isempty progs repaired")
 				if ((f, "mkfs") in has && !((f, "size") in has))
 					bad(has[f, "mkfs"], f " has mkfs but no size")
 				# Only the image and scratch disks go through setup

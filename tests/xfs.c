@@ -6,7 +6,8 @@
  * it answers ENOENT for any inode that is not a directory), and
  * online repair forced to rebuild the link (XFS_SCRUB_IFLAG_FORCE_REBUILD),
  * as xfs_io -c "repair -R" asks for it.  Scrub must not call the link
- * corrupt; a rebuilt link must still read back as "".  Also the guest
+ * corrupt; a rebuilt link must still read back as "".  The xfs_scrub
+ * program, as patched, checks the whole filesystem.  Also the guest
  * command xfs-repair, which rebuilds every inode of an image of
  * corrupt ones (the suite "online").  The ioctls' structs are in xfs.h.
  */
@@ -20,6 +21,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cases.h"
@@ -169,6 +171,89 @@ CASE(TABLE, self, xfs_scrub, "ok", NEEDS_EMPTY)
 CASE(TABLE, self, xfs_scrub_dir, "ok", NEEDS_EMPTY)
 {
 	xfs_scrub_one(c, ".", XFS_SCRUB_TYPE_DIR, 0, out);
+}
+
+/* Seconds xfs_scrub may take before SIGALRM: well inside SUITE_TIMEOUT. */
+#define XFS_SCRUB_SECONDS 120
+
+/*
+ * The mount point of the xfs filesystem that holds directory fd: the
+ * /proc/mounts entry of type xfs whose directory is on fd's device (the
+ * guest's mount points have no blanks, which /proc/mounts escapes).
+ */
+static int xfs_mount_point(int fd, char *mnt, size_t len)
+{
+	char line[2 * PATH_MAX], dir[PATH_MAX], type[32];
+	struct stat st, mst;
+	int found = 0;
+	FILE *f;
+
+	if (fstat(fd, &st) < 0)
+		return -1;
+	f = fopen("/proc/mounts", "re");
+	if (!f)
+		return -1;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %4095s %31s", dir, type) != 2 ||
+		    strcmp(type, "xfs") || stat(dir, &mst) < 0 ||
+		    mst.st_dev != st.st_dev)
+			continue;
+		snprintf(mnt, len, "%s", dir);
+		found = 1;
+	}
+	fclose(f);
+	return found ? 0 : -1;
+}
+
+/*
+ * The xfs_scrub program of the patched xfsprogs, check only (-n), on
+ * the whole filesystem that holds the link: every phase, every inode
+ * and directory.  Exit 0 means it found nothing wrong anywhere; what
+ * it says goes to the console (stderr), never into the KTAP on stdout.
+ */
+CASE(TABLE, self, xfs_scrub_fs, "ok", NEEDS_EMPTY)
+{
+	char mnt[PATH_MAX];
+	struct statfs sfs;
+	int status;
+	pid_t pid;
+
+	if (fstatfs(c->dfd, &sfs) < 0) {
+		obs_rc(out, -1);
+		return;
+	}
+	if (sfs.f_type != XFS_SUPER_MAGIC) {
+		obs_skip(out, "not xfs");
+		return;
+	}
+	if (xfs_mount_point(c->dfd, mnt, sizeof(mnt)) < 0) {
+		snprintf(out, OBS_LEN, "no-mount-point");
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		obs_rc(out, -1);
+		return;
+	}
+	if (pid == 0) {
+		/* A hang ends this case, not the whole suite. */
+		alarm(XFS_SCRUB_SECONDS);
+		if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(126);
+		execl("/bin/xfs_scrub", "xfs_scrub", "-n", mnt, (char *)NULL);
+		fprintf(stderr, "emptylink: /bin/xfs_scrub: %s\n",
+			strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		obs_rc(out, -1);
+	else if (WIFSIGNALED(status))
+		snprintf(out, OBS_LEN, "signal:%d", WTERMSIG(status));
+	else if (WEXITSTATUS(status))
+		snprintf(out, OBS_LEN, "exit:%d", WEXITSTATUS(status));
+	else
+		snprintf(out, OBS_LEN, "ok");
 }
 
 /* Repair forced to run on a sound object; then the link must read "". */

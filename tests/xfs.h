@@ -52,7 +52,7 @@ static_assert(sizeof(struct xfs_fsop_geom) == 256, "xfs_fsop_geom");
 #define XFS_IOC_BULKSTAT	_IOR('X', 127, struct xfs_bulk_ireq)
 #define XFS_IOC_FSGEOMETRY	_IOR('X', 126, struct xfs_fsop_geom)
 /* Patch 0008: the empty symlinks feature, as userspace sees it. */
-#define XFS_FSOP_GEOM_FLAGS_EMPTY_SYMLINKS 0x04000000
+#define XFS_FSOP_GEOM_FLAGS_EMPTY_SYMLINKS 0x40000000
 #define XFS_IOC_SCRUB_METADATA	_IOWR('X', 60, struct xfs_scrub_metadata)
 #define XFS_SCRUB_TYPE_INODE	11
 #define XFS_SCRUB_TYPE_BMBTD	12
