@@ -25,8 +25,8 @@ STAGE := harness/stage.sh
 KEEP ?= 5
 
 .PHONY: run check deps trees build kernels progs boots images selftest judge-test lint \
-	checkpatch columns-test progs-test bisect-check rejudge series clean clean-results \
-	debug-kernel
+	checkpatch columns-test progs-test progs-check bisect-check rejudge series clean \
+	clean-results debug-kernel
 .DEFAULT_GOAL := run
 # The flow runs in the order its rules list (so that check fails fast);
 # two steps run their parts side by side, each in a sub-make of its own:
@@ -153,9 +153,18 @@ checkpatch: trees
 columns-test: trees
 	$(STAGE) columns-test harness/columns-test.sh $(SRC)
 
-# The patched fsck tools' own options, on files on the host: no kernel.
+# The patched fsck tools on files on the host, no kernel: xfsprogs'
+# options, and the tests the patches add to e2fsprogs' suite, which must
+# fail on the stock build and pass on the patched one.
 progs-test: progs
 	$(STAGE) progs-test harness/xfsprogs-test.sh $(B)/progs
+	$(STAGE) progs-suite-new harness/progs-suite.sh e2fsprogs $(B)/progs \
+		$(RESULTS)-progs new
+
+# e2fsprogs' whole make check, stock and patched (not in make check:
+# its cost is in docs/measurements.md); totals in results/TIME-progs.
+progs-check: progs
+	$(STAGE) progs-check harness/progs-suite.sh e2fsprogs $(B)/progs $(RESULTS)-progs
 
 # Every prefix of the series must build and boot (bisectability).
 bisect-check: trees $(B)/initramfs.cpio $(B)/accel $(IMAGES)
