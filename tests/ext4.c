@@ -11,7 +11,6 @@
 #include <linux/magic.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/statfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -24,17 +23,10 @@ CASE(TABLE, self, ext4_big_xattr, "ok", NEEDS_EMPTY)
 {
 	static char value[BIG_XATTR_LEN], back[BIG_XATTR_LEN];
 	char target[16];
-	struct statfs sfs;
 	ssize_t len;
 
-	if (fstatfs(c->dfd, &sfs) < 0) {
-		obs_rc(out, -1);
+	if (!obs_on_fs(c->dfd, EXT4_SUPER_MAGIC, "not ext2/3/4", out))
 		return;
-	}
-	if (sfs.f_type != EXT4_SUPER_MAGIC) {
-		obs_skip(out, "not ext2/3/4");
-		return;
-	}
 	memset(value, 'x', sizeof(value));
 	if (lsetxattr("e", "trusted.big", value, sizeof(value), 0) < 0) {
 		obs_rc(out, -1);

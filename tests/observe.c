@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 
 #include "observe.h"
 
@@ -156,4 +157,19 @@ void obs_link(char *out, long len, const char *buf)
 	} else {
 		snprintf(out, OBS_LEN, "\"%s\"", whole);
 	}
+}
+
+int obs_on_fs(int dfd, long magic, const char *why, char *out)
+{
+	struct statfs sfs;
+
+	if (fstatfs(dfd, &sfs) < 0) {
+		obs_rc(out, -1);
+		return 0;
+	}
+	if (sfs.f_type != magic) {
+		obs_skip(out, why);
+		return 0;
+	}
+	return 1;
 }

@@ -46,4 +46,10 @@ void obs_link(char *out, long len, const char *buf);
 void obs_skip(char *out, const char *reason);
 const char *obs_skipped(const char *out);
 
+/*
+ * 1 when directory dfd is on a filesystem of statfs type magic; else 0,
+ * with out written: the errno of fstatfs(), or a SKIP saying why.
+ */
+int obs_on_fs(int dfd, long magic, const char *why, char *out);
+
 #endif

@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,18 +55,11 @@ static int xfs_gen(int fd, __u64 ino, __u32 *gen)
 static int xfs_handle(const struct ctx *c, const char *path,
 		      struct xfs_scrub_metadata *sm, char *out)
 {
-	struct statfs sfs;
 	struct stat st;
 	int err;
 
-	if (fstatfs(c->dfd, &sfs) < 0) {
-		obs_rc(out, -1);
+	if (!obs_on_fs(c->dfd, XFS_SUPER_MAGIC, "not xfs", out))
 		return -1;
-	}
-	if (sfs.f_type != XFS_SUPER_MAGIC) {
-		obs_skip(out, "not xfs");
-		return -1;
-	}
 	if (lstat(path, &st) < 0) {
 		obs_rc(out, -1);
 		return -1;
@@ -135,13 +127,10 @@ static int xfs_scrub_one(const struct ctx *c, const char *path, __u32 type,
 CASE(TABLE, self, xfs_geometry, "ok", NEEDS_EMPTY)
 {
 	struct xfs_fsop_geom geo;
-	struct statfs sfs;
 
-	if (fstatfs(c->dfd, &sfs) < 0)
-		obs_rc(out, -1);
-	else if (sfs.f_type != XFS_SUPER_MAGIC)
-		obs_skip(out, "not xfs");
-	else if (ioctl(c->dfd, XFS_IOC_FSGEOMETRY, &geo) < 0)
+	if (!obs_on_fs(c->dfd, XFS_SUPER_MAGIC, "not xfs", out))
+		return;
+	if (ioctl(c->dfd, XFS_IOC_FSGEOMETRY, &geo) < 0)
 		obs_rc(out, -1);
 	else if (!(geo.flags & XFS_FSOP_GEOM_FLAGS_EMPTY_SYMLINKS))
 		snprintf(out, OBS_LEN, "no-flag:0x%x", geo.flags);
@@ -214,18 +203,11 @@ static int xfs_mount_point(int fd, char *mnt, size_t len)
 CASE(TABLE, self, xfs_scrub_fs, "ok", NEEDS_EMPTY)
 {
 	char mnt[PATH_MAX];
-	struct statfs sfs;
 	int status;
 	pid_t pid;
 
-	if (fstatfs(c->dfd, &sfs) < 0) {
-		obs_rc(out, -1);
+	if (!obs_on_fs(c->dfd, XFS_SUPER_MAGIC, "not xfs", out))
 		return;
-	}
-	if (sfs.f_type != XFS_SUPER_MAGIC) {
-		obs_skip(out, "not xfs");
-		return;
-	}
 	if (xfs_mount_point(c->dfd, mnt, sizeof(mnt)) < 0) {
 		snprintf(out, OBS_LEN, "no-mount-point");
 		return;
