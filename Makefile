@@ -154,17 +154,18 @@ columns-test: trees
 	$(STAGE) columns-test harness/columns-test.sh $(SRC)
 
 # The patched fsck tools on files on the host, no kernel: xfsprogs'
-# options, and the tests the patches add to e2fsprogs' suite, which must
-# fail on the stock build and pass on the patched one.
+# options, and the tests the patches add to e2fsprogs' and btrfs-progs'
+# suites, which must fail on the stock build and pass on the patched one.
 progs-test: progs
 	$(STAGE) progs-test harness/xfsprogs-test.sh $(B)/progs
-	$(STAGE) progs-suite-new harness/progs-suite.sh e2fsprogs $(B)/progs \
-		$(RESULTS)-progs new
+	$(STAGE) e2fsprogs-suite-new harness/progs-suite.sh e2fsprogs $(B)/progs $(RESULTS)-progs new
+	$(STAGE) btrfs-progs-suite-new harness/progs-suite.sh btrfs-progs $(B)/progs $(RESULTS)-progs new
 
-# e2fsprogs' whole make check, stock and patched (not in make check:
-# its cost is in docs/measurements.md); totals in results/TIME-progs.
+# The whole suites, stock and patched (not in make check: their cost is
+# in docs/measurements.md); totals in results/TIME-progs/suites.txt.
 progs-check: progs
-	$(STAGE) progs-check harness/progs-suite.sh e2fsprogs $(B)/progs $(RESULTS)-progs
+	$(STAGE) e2fsprogs-suite harness/progs-suite.sh e2fsprogs $(B)/progs $(RESULTS)-progs
+	$(STAGE) btrfs-progs-suite harness/progs-suite.sh btrfs-progs $(B)/progs $(RESULTS)-progs
 
 # Every prefix of the series must build and boot (bisectability).
 bisect-check: trees $(B)/initramfs.cpio $(B)/accel $(IMAGES)
