@@ -1,6 +1,7 @@
 #!/bin/sh
 # initramfs.sh GEN_INIT_CPIO TESTBIN PROGSBIN OUT: the guest's initramfs:
-# busybox-static, /init, the test program, the registry of filesystems
+# busybox-static, /init, /suites-init (rdinit= for the fsck tools'
+# suites, harness/guest-suites.sh), the test program, the registry of filesystems
 # and its reader, the images' manifest, the programs the registry's
 # "guest" lines name (from PROGSBIN, e.g. a static btrfs for snapshots
 # and send/receive), and the fixture empty links (a second cpio archive
@@ -33,6 +34,7 @@ nod /dev/console 0600 0 0 c 5 1
 file /bin/busybox /bin/busybox 0755 0 0
 slink /bin/sh busybox 0777 0 0
 file /init $here/guest-init.sh 0755 0 0
+file /suites-init $here/guest-suites.sh 0755 0 0
 file /registry.sh $here/registry.sh 0755 0 0
 file /filesystems.txt $here/filesystems.txt 0644 0 0
 file /emptylink $testbin 0755 0 0

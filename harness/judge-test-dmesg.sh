@@ -2,7 +2,8 @@
 # judge-test-dmesg.sh: harness/dmesg-check.sh's own tests, without any
 # kernel.  Each line "FILE KERNEL EXIT [TEXT]" of
 # tests/judge-data/dmesg/cases.txt runs dmesg-check.sh on the hand-made
-# log FILE of that directory as the dmesg of KERNEL; it must exit EXIT
+# log FILE of that directory as the dmesg of KERNEL (KERNEL "severe":
+# dmesg-check.sh --severe FILE); it must exit EXIT
 # and print TEXT (a fixed string).  Prints ok or FAILED per fixture,
 # then "dmesg fixtures: N passed, M failed"; exits 1 if any failed, and
 # keeps the outputs of the run then (named in each FAILED line).  The
@@ -26,7 +27,11 @@ fixture() {
 		return ;;
 	esac
 	rc=0
-	"$here/dmesg-check.sh" "$data/$2" "$3" </dev/null >"$o" 2>&1 || rc=$?
+	if [ "$3" = severe ]; then
+		"$here/dmesg-check.sh" --severe "$data/$2" </dev/null >"$o" 2>&1 || rc=$?
+	else
+		"$here/dmesg-check.sh" "$data/$2" "$3" </dev/null >"$o" 2>&1 || rc=$?
+	fi
 	if [ "$rc" != "$4" ]; then
 		failed "$2 $3" "exit $rc, want $4 (output: $o)"
 	elif [ -n "$5" ] && ! grep -qF -- "$5" "$o"; then

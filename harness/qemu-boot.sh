@@ -1,7 +1,8 @@
 #!/bin/sh
 # qemu-boot.sh BZIMAGE INITRD OUTDIR ACCEL TIMEOUT CMDLINE [ARGSFILE]
 # Boot once, never longer than TIMEOUT seconds.  ARGSFILE holds further
-# QEMU arguments, one per line (harness/disks.sh writes it).  Leaves in
+# QEMU arguments, one per line (harness/disks.sh writes it).  GUEST_MEM:
+# the guest's RAM in MiB (default 1024).  Leaves in
 # OUTDIR:
 #   console.log  the guest's console: kernel messages and the markers
 #   ktap.log     the KTAP document (the guest's second serial port)
@@ -25,7 +26,7 @@ argsfile=${7:-}
 [ -f "$initrd" ] || die "no initramfs at $initrd"
 [ -z "$argsfile" ] || [ -f "$argsfile" ] || die "no QEMU argument file at $argsfile"
 mkdir -p "$out"
-rm -f "$out/ktap.log" "$out/dmesg.log"
+rm -f "$out/ktap.log" "$out/dmesg.log" "$out/verdict"
 
 set --
 if [ -n "$argsfile" ]; then
@@ -36,7 +37,7 @@ fi
 [ "$accel" = kvm ] && set -- -cpu host "$@"
 
 rc=0
-timeout -k 5 "$limit" qemu-system-x86_64 -accel "$accel" -m 1024 -smp 1 \
+timeout -k 5 "$limit" qemu-system-x86_64 -accel "$accel" -m "${GUEST_MEM:-1024}" -smp 1 \
 	-display none -vga none -monitor none -no-reboot \
 	-serial stdio -serial "file:$out/ktap.log" -serial "file:$out/dmesg.log" \
 	-kernel "$kernel" -initrd "$initrd" \
