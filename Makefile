@@ -25,7 +25,8 @@ STAGE := harness/stage.sh
 KEEP ?= 5
 
 .PHONY: run check deps trees build kernels progs boots images selftest judge-test lint \
-	checkpatch columns-test progs-test progs-check bisect-check rejudge series clean \
+	checkpatch mail mail-test manpages-test columns-test progs-test progs-check \
+	bisect-check rejudge series clean \
 	clean-results debug-kernel
 .DEFAULT_GOAL := run
 # The flow runs in the order its rules list (so that check fails fast);
@@ -49,7 +50,8 @@ run: deps build $(B)/initramfs.cpio $(B)/accel $(IMAGES)
 		$(B)/images $(B)/emptylink "$(FS)" $(KERNEL)
 
 # What needs no kernel comes first, so that a red run is red in minutes.
-check: judge-test lint checkpatch columns-test boots progs-test bisect-check
+check: judge-test lint checkpatch mail-test manpages-test columns-test boots progs-test \
+	bisect-check
 	@$(STAGE) --table $(RESULTS)
 
 # Once per make check: the sub-makes of build and boots inherit it.
@@ -148,6 +150,18 @@ lint: trees
 checkpatch: trees
 	$(STAGE) checkpatch harness/checkpatch.sh $(SRC)/vanilla patches
 	$(STAGE) checkpatch-test harness/checkpatch-test.sh $(SRC)/vanilla
+
+# The series as mail, for git send-email (it sends nothing): To: and Cc:
+# from the tree's get_maintainer.pl.  mail-test checks it in make check.
+mail: trees
+	harness/mail.sh $(SRC)/patched patches $(B)/outgoing
+mail-test: trees
+	$(STAGE) mail-test harness/mail-test.sh $(SRC)/patched
+
+# patches/manpages on Debian's manpages: rendered without warnings, the
+# project's own lint, and the text the series needs.
+manpages-test: deps
+	$(STAGE) manpages-test harness/manpages.sh $(B)/manpages
 
 # Which columns the bisect check boots for a patch: no build, no boot.
 columns-test: trees

@@ -29,6 +29,14 @@ git:/usr/bin/git
 dpkg-dev:/usr/bin/dpkg-source
 python3:/usr/bin/python3
 shellcheck:/usr/bin/shellcheck
+patch:/usr/bin/patch
+man-db:/usr/bin/man
+groff-base:/usr/bin/groff
+bsdextrautils:/usr/bin/col
+mandoc:/usr/bin/mandoc
+manpages:/usr/share/man/man2/symlink.2.gz
+git-email:/usr/lib/git-core/git-send-email
+libmailtools-perl:/usr/share/perl5/Mail/Address.pm
 "
 here=$(dirname "$0")
 # shellcheck disable=SC2046

@@ -13,7 +13,6 @@ name=$1
 mkdir -p "$2/bin"
 out=$(cd "$2" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
-srclist=/etc/apt/sources.list.d/emptylink-deb-src.sources
 . /etc/os-release
 
 # Debian's sources for the release this machine runs.  make builds the
@@ -25,17 +24,7 @@ ensure_sources() {
 	[ "$(id -u)" -eq 0 ] || die "the $name source and build dependencies are needed:
 run as root: add a deb-src line for $VERSION_CODENAME, then
   apt-get update && apt-get build-dep -y $name"
-	if ! apt-get source --print-uris -qq "$name" >/dev/null 2>&1; then
-		say "progs: adding Debian's deb-src entry ($srclist)"
-		cat >"$srclist" <<SRC
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: $VERSION_CODENAME $VERSION_CODENAME-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-		apt-get update -q >/dev/null || die "apt-get update failed"
-	fi
+	"$(dirname "$0")/deb-src.sh" "$name"
 	say "progs: installing the build dependencies of $name"
 	DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -q "$name" \
 		>"$out/$name.deps.log" 2>&1 ||
