@@ -90,9 +90,17 @@ $(B)/emptylink: $(TEST_SRCS) | deps
 	$(STAGE) testbin gcc -static -O2 -Wall -Wextra -Wno-unused-parameter -Werror \
 		-o $@ $(filter %.c,$^)
 
-$(B)/initramfs.cpio: $(B)/emptylink harness/filesystems.txt harness/registry.sh fs-images/manifest.txt $(PROGS) harness/guest-init.sh harness/guest-suites.sh harness/initramfs.sh harness/cpio-empty-links.sh | build
+# The series' kselftest, from the patched tree (tools/testing/selftests/
+# filesystems/empty_symlink), static for the guest, with the host's uapi
+# headers: the guest runs it on every column with a scratch directory.
+KSFT_DIR := $(SRC)/patched/tools/testing/selftests
+$(B)/empty_symlink_test: $(SRC)/patched.stamp
+	$(STAGE) kselftest-bin gcc -static -O2 -Wall -Werror -I$(KSFT_DIR) -o $@ \
+		$(KSFT_DIR)/filesystems/empty_symlink/empty_symlink_test.c
+
+$(B)/initramfs.cpio: $(B)/emptylink $(B)/empty_symlink_test harness/filesystems.txt harness/registry.sh fs-images/manifest.txt $(PROGS) harness/guest-init.sh harness/guest-suites.sh harness/initramfs.sh harness/cpio-empty-links.sh | build
 	$(STAGE) initramfs harness/initramfs.sh $(SRC)/vanilla/usr/gen_init_cpio \
-		$(B)/emptylink $(B)/progs/bin $@
+		$(B)/emptylink $(B)/progs/bin $@ $(B)/empty_symlink_test
 
 # The prebuilt images, decompressed; each boot works on its own copy.
 $(B)/images/%.img: fs-images/%.img.zst

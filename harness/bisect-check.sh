@@ -226,9 +226,10 @@ kbuild() {
 # symbol is named by the _crypt columns only, but one kernel is built
 # for all columns, and ext4, f2fs and ubifs call fscrypt_file_open() on
 # every file), or a Kconfig or Makefile (a select or a default changes
-# the one .config every column shares).  Documentation/ is no code: a
-# patch that changes only documentation still builds, and boots the
-# smoke column only (tmpfs), so that every prefix is booted.  A change
+# the one .config every column shares).  Documentation/ is no code, and
+# the selftests and MAINTAINERS are not in the kernel: a patch that
+# changes only those still builds, and boots the smoke column only
+# (tmpfs), so that every prefix is booted.  A change
 # to comments only is not told apart: it boots what its files map to.
 plan_patch() {
 	all='' cols='' why='' allwhy=''
@@ -236,6 +237,9 @@ plan_patch() {
 		case "$f" in
 		Documentation/*)
 			why="$why; $f: documentation"
+			continue ;;
+		tools/testing/selftests/* | MAINTAINERS)
+			why="$why; $f: not in the kernel"
 			continue ;;
 		*/Kconfig* | */Makefile | */Kbuild)
 			all=1 allwhy="$allwhy; $f: the build's configuration"

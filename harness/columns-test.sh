@@ -71,6 +71,8 @@ expect all mm/shmem.c
 expect all fs/ext4/inode.c mm/shmem.c
 # No code: the smoke column only, so that the prefix still boots.
 expect tmpfs Documentation/filesystems/vfs.rst
+# Not in the kernel (a selftest, its Makefile included): the same.
+expect tmpfs tools/testing/selftests/filesystems/empty_symlink/Makefile MAINTAINERS
 
 # shellcheck disable=SC2086
 "$here/bisect-check.sh" --columns "$src" $commits >"$tmp/got" ||

@@ -28,6 +28,8 @@ ccache:/usr/bin/ccache
 git:/usr/bin/git
 dpkg-dev:/usr/bin/dpkg-source
 python3:/usr/bin/python3
+python3-ply:/usr/lib/python3/dist-packages/ply/__init__.py
+python3-git:/usr/lib/python3/dist-packages/git/__init__.py
 shellcheck:/usr/bin/shellcheck
 patch:/usr/bin/patch
 man-db:/usr/bin/man

@@ -432,8 +432,10 @@ plan_scratch() {
 		run "$g" table "$dir/served" --from "$dir/empty" --fs "$fs" \
 			--source served-table
 	fi
+	# The table, and the series' kselftest in a directory beside it.
 	if reg has "$fs" table; then
 		run "$g" table "$dir/run" --fs "$fs"
+		run "$g" kselftest /empty_symlink_test "$dir/ksft" --fs "$fs"
 	fi
 	if reg has "$fs" items; then
 		run "$g" items "$dir" --fs "$fs"

@@ -1,7 +1,8 @@
 #!/bin/sh
-# initramfs.sh GEN_INIT_CPIO TESTBIN PROGSBIN OUT: the guest's initramfs:
-# busybox-static, /init, /suites-init (rdinit= for the fsck tools'
-# suites, harness/guest-suites.sh), the test program, the registry of filesystems
+# initramfs.sh GEN_INIT_CPIO TESTBIN PROGSBIN OUT KSELFTEST: the guest's
+# initramfs: busybox-static, /init, /suites-init (rdinit= for the fsck
+# tools' suites, harness/guest-suites.sh), the test program, the series'
+# kselftest (KSELFTEST, /empty_symlink_test), the registry of filesystems
 # and its reader, the images' manifest, the programs the registry's
 # "guest" lines name (from PROGSBIN, e.g. a static btrfs for snapshots
 # and send/receive), and the fixture empty links (a second cpio archive
@@ -10,10 +11,11 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-gen=$1 testbin=$2 progs=$3 out=$4
+gen=$1 testbin=$2 progs=$3 out=$4 ksft=$5
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 
+[ -x "$ksft" ] || die "$ksft is missing: make builds it from the patched tree"
 [ -x "$gen" ] || die "$gen is missing: build the vanilla kernel first"
 [ -x /bin/busybox ] || die "/bin/busybox is missing (Debian package busybox-static)"
 ! readelf -l /bin/busybox | grep -q INTERP ||
@@ -38,6 +40,7 @@ file /suites-init $here/guest-suites.sh 0755 0 0
 file /registry.sh $here/registry.sh 0755 0 0
 file /filesystems.txt $here/filesystems.txt 0644 0 0
 file /emptylink $testbin 0755 0 0
+file /empty_symlink_test $ksft 0755 0 0
 file /manifest.txt $top/fs-images/manifest.txt 0644 0 0
 LIST
 # shellcheck disable=SC2046

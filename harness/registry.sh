@@ -53,7 +53,7 @@ validate() {
 			split("package config check trouble", k, " ")
 			for (i in k) multi[k[i]] = 1
 			# What a source reports (tests/caselist.c, kinds[]).
-			split("table persist crash cleanup manifest links items wire observed", k, " ")
+			split("table persist crash cleanup manifest links items wire kselftest observed", k, " ")
 			for (i in k) kind[k[i]] = 1
 		}
 		/^[ \t]*#/ || NF == 0 { next }

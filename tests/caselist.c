@@ -84,6 +84,7 @@ static const struct suite_kind kinds[] = {
 	{ "links", SUITE_LINKS, -1, 1, 1 },
 	{ "items", SUITE_ITEMS, -1, 0, 1 },
 	{ "wire", SUITE_WIRE, -1, 0, 1 },
+	{ "kselftest", SUITE_KSELFTEST, -1, 0, 1 },
 	/* The host's fsck verdicts: no suite_id of cases ("suite" unused). */
 	{ "observed", SUITE_SELFTEST, -1, 0, 0 },
 };

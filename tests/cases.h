@@ -34,6 +34,7 @@ enum suite_id {
 	SUITE_LINKS,	/* run once per PATH given on the command line */
 	SUITE_ITEMS,	/* configfs: links between config items, in order */
 	SUITE_WIRE,	/* knfsd: NFSv3 calls made by hand, in order */
+	SUITE_KSELFTEST, /* the series' kselftest, a case per test */
 };
 
 struct record;

@@ -24,6 +24,10 @@
  *                              the NVMe target's items; source "items"
  *   emptylink wire EXPORT      knfsd exporting EXPORT: NFSv3 SYMLINK
  *                              calls made by hand; source "wire"
+ *   emptylink kselftest BINARY DIR
+ *                              the series' kselftest (BINARY) with
+ *                              EMPTY_SYMLINK_DIR=DIR, each of its tests
+ *                              a case; source "kselftest"
  *   emptylink observed NAME=OBSERVED=WANT...
  *        host-measured observations (fsck) as the same raw KTAP
  *
@@ -127,6 +131,11 @@ static int do_items(struct cmdline *cl)
 static int do_wire(struct cmdline *cl)
 {
 	return run_wire(&cl->s, cl->args[0]);
+}
+
+static int do_kselftest(struct cmdline *cl)
+{
+	return run_kselftest(&cl->s, cl->args[0], cl->args[1]);
 }
 
 static int do_ecryptfs_key(struct cmdline *cl)
@@ -244,6 +253,8 @@ static const struct command commands[] = {
 	  O_FS | O_INDEX, "items", NULL, do_items },
 	{ "wire", "EXPORT " SUITE_OPTS " [--source LABEL]", 1, 1, O_SUITE,
 	  O_FS | O_INDEX, "wire", NULL, do_wire },
+	{ "kselftest", "BINARY DIR " SUITE_OPTS " [--source LABEL]", 2, 2,
+	  O_SUITE, O_FS | O_INDEX, "kselftest", NULL, do_kselftest },
 	{ "observed", "NAME=OBSERVED=WANT... " SUITE_OPTS " --source LABEL",
 	  1, -1, O_SUITE, O_FS | O_INDEX | O_SOURCE, NULL, NULL,
 	  do_observed },

@@ -101,6 +101,8 @@ static int needs_created_link(const struct tcase *t, const char *source)
 	switch (t->suite) {
 	case SUITE_TABLE:
 		return (t->needs & NEEDS_EMPTY) && !strcmp(source, "scratch");
+	case SUITE_KSELFTEST:
+		return t->needs & NEEDS_EMPTY;
 	case SUITE_PERSIST:
 	case SUITE_CRASH:
 	case SUITE_CLEANUP:

@@ -116,5 +116,7 @@ int nfs_root_handle(const char *export, struct nfs3_fh *fh);
 int xfs_repair_paths(const char *root, char *const *paths, int n);
 /* knfsd exporting export: NFSv3 SYMLINK calls made by hand (wire.c). */
 int run_wire(struct suite *s, const char *export);
+/* The series' kselftest binary bin in dir, its tests as cases (kselftest.c). */
+int run_kselftest(struct suite *s, const char *bin, const char *dir);
 
 #endif
