@@ -25,7 +25,7 @@ STAGE := harness/stage.sh
 KEEP ?= 5
 
 .PHONY: run check deps trees build kernels progs boots images selftest judge-test lint \
-	checkpatch mail mail-test manpages-test columns-test progs-test progs-check \
+	checkpatch mail mail-test manpages-test columns-test progs-test progs-check fstests \
 	bisect-check rejudge series clean \
 	clean-results debug-kernel
 .DEFAULT_GOAL := run
@@ -194,6 +194,14 @@ progs-check: build $(B)/initramfs.cpio $(B)/accel
 		$(B)/progs $(RESULTS)-progs
 	$(STAGE) btrfs-progs-suite $(SUITE_GUEST) harness/progs-suite.sh btrfs-progs \
 		$(B)/progs $(RESULTS)-progs
+
+# The series' fstests test (patches/fstests/: a new generic/ test) on
+# ext4, xfs and btrfs, in one boot of each kernel, with fstests' own
+# ./check.  fstests is no Debian package: FSTESTS=/path/to/fstests.
+# Not part of make check (docs/measurements.md has its cost).
+fstests: build $(B)/initramfs.cpio $(B)/accel
+	$(STAGE) fstests ACCEL=$$(cat $(B)/accel) harness/fstests.sh "$(FSTESTS)" \
+		$(RESULTS)-fstests vanilla=$(call BZIMAGE,vanilla) patched=$(call BZIMAGE,patched)
 
 # Every prefix of the series must build and boot (bisectability).
 bisect-check: trees $(B)/initramfs.cpio $(B)/accel $(IMAGES)

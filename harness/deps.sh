@@ -1,6 +1,7 @@
 #!/bin/sh
-# Make sure every Debian package the harness uses is installed: install the
-# missing ones when running as root, otherwise name the exact command.
+# deps.sh [PACKAGE:FILE...]: make sure every Debian package the harness
+# uses (or those named) is installed: install the missing ones when
+# running as root, otherwise name the exact command.
 # The filesystems' own tools come from harness/filesystems.txt.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -43,6 +44,8 @@ libmailtools-perl:/usr/share/perl5/Mail/Address.pm
 here=$(dirname "$0")
 # shellcheck disable=SC2046
 needs="$needs $("$here/registry.sh" packages $("$here/registry.sh" names))"
+# deps.sh PACKAGE:FILE...: those only (a target's own needs: make fstests).
+[ "$#" -eq 0 ] || needs="$*"
 
 missing=
 for n in $needs; do

@@ -112,23 +112,10 @@ guest() {
 				"'$out/$name-$v.guest.log' $(kernel_tests "$v" | tr '\n' ' '))"
 		done
 	} >"$job"
-	mkdir -p "$gout"
-	printf '%s\n' -fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap" \
-		-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
-		-fsdev "local,id=out,path=$out,security_model=none,multidevs=remap" \
-		-device virtio-9p-pci,fsdev=out,mount_tag=out >"$gout/qemu.args"
 	limit=${SUITE_BOOT_TIMEOUT:-5400}
 	say "progs-suite: $name: $(kernel_tests stock | wc -l) stock and $(kernel_tests patched | wc -l) patched tests in the guest ($ACCEL, limit ${limit}s, log: $gout/console.log)"
-	GUEST_MEM=2048 "$here/qemu-boot.sh" "$GUEST_KERNEL" "$GUEST_INITRD" "$gout" "$ACCEL" \
-		"$limit" "rdinit=/suites-init emptylink.job=$job emptylink.out=$out" \
-		"$gout/qemu.args" ||
-		die "progs-suite: $name: the guest run did not complete: $(cat "$gout/verdict") (see $gout/console.log)"
-	grep -q '^ok 1 suites$' "$gout/ktap.log" ||
-		die "progs-suite: $name: the guest's job failed: $(grep -m1 'suites' "$gout/ktap.log") (see $gout/console.log)"
-	rc=0
-	"$here/dmesg-check.sh" --severe "$gout/dmesg.log" >"$gout/dmesg-problems" || rc=$?
-	[ "$rc" -eq 0 ] ||
-		die "progs-suite: $name: the guest's kernel reported problems (exit $rc): $(head -n 3 "$gout/dmesg-problems") (see $gout/dmesg.log)"
+	GUEST_MEM=2048 "$here/guest-job.sh" "$GUEST_KERNEL" "$GUEST_INITRD" "$ACCEL" "$job" \
+		"$out" "$gout" "$limit" || die "progs-suite: $name: the guest run failed (above)"
 	for v in stock patched; do
 		gres=$out/$name-$v.guest.results
 		[ -f "$gres" ] || die "progs-suite: $name: the guest wrote no $gres"
